@@ -1,0 +1,11 @@
+module logoindex
+
+go 1.26.8
+
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/tdewolff/minify/v2 v2.24.25 // indirect
+	github.com/tdewolff/parse/v2 v2.8.20 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
