@@ -4,6 +4,7 @@ GO      ?= go
 SRC     ?= source-logos
 OUT     ?= dist
 BASE_URL ?= http://localhost:8080
+CHECK_FLAGS ?=
 
 .PHONY: build check test bench fuzz serve stub stub-load clean
 
@@ -11,7 +12,7 @@ build:
 	$(GO) run ./cmd/logoindex build -src $(SRC) -out $(OUT) -base-url $(BASE_URL)
 
 check:
-	$(GO) run ./cmd/logoindex check -src $(SRC)
+	$(GO) run ./cmd/logoindex check -src $(SRC) $(CHECK_FLAGS)
 
 test:
 	$(GO) vet ./...

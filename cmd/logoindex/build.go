@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"logoindex/generator"
+)
+
+// sourceFlags are the flags build and check share.
+type sourceFlags struct {
+	src    string
+	strict bool
+	format string
+}
+
+func (s *sourceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.src, "src", "source-logos", "source `folder`: categories.yaml and one folder per logo")
+	fs.BoolVar(&s.strict, "strict", false, "fail on warnings too")
+	fs.StringVar(&s.format, "format", "text", "problem `format`: text (path:line:col: message) or github (workflow annotations)")
+}
+
+func (s *sourceFlags) validate() error {
+	if s.format != "text" && s.format != "github" {
+		return usageError("-format must be text or github, not %q", s.format)
+	}
+	if s.src == "" {
+		return usageError("-src must name a folder")
+	}
+	return nil
+}
+
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("build", stderr)
+	var sf sourceFlags
+	sf.register(fs)
+	out := fs.String("out", "dist", "output `folder`; replaced atomically")
+	baseURL := fs.String("base-url", "http://localhost:8080", "`URL` the output folder is served at, used in every link")
+	install := fs.String("install-template", generator.DefaultInstallTemplate, "install command of logos that set none; {base}, {slug} and {component} are replaced")
+	workers := fs.Int("workers", 0, "goroutines that check and optimise (0: one per CPU)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError("build takes no arguments, got %q", pos)
+	}
+	if err := sf.validate(); err != nil {
+		return err
+	}
+	base, err := checkBaseURL(*baseURL)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	res, err := buildFrom(ctx, sf, generator.Options{
+		Render:  generator.RenderOptions{BaseURL: base, InstallTemplate: *install},
+		Workers: *workers,
+	}, stderr)
+	if err != nil {
+		return err
+	}
+	if err := generator.WriteTree(ctx, *out, res.Files); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		return fmt.Errorf("writing %s: %w (the previous output is unchanged)", *out, err)
+	}
+	fmt.Fprintf(stdout, "built %d logos (%d files) into %s in %s%s\n",
+		len(res.Collection.Logos), len(res.Files), *out, time.Since(start).Round(time.Millisecond), warningSummary(res.Warnings))
+	return nil
+}
+
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("check", stderr)
+	var sf sourceFlags
+	sf.register(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError("check takes no arguments, got %q", pos)
+	}
+	if err := sf.validate(); err != nil {
+		return err
+	}
+	res, err := buildFrom(ctx, sf, generator.Options{}, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "checked %d logos: no errors%s\n", len(res.Collection.Logos), warningSummary(res.Warnings))
+	return nil
+}
+
+// buildFrom runs the generator on the source folder and prints its problems.
+func buildFrom(ctx context.Context, sf sourceFlags, opts generator.Options, stderr io.Writer) (*generator.Result, error) {
+	info, err := os.Stat(sf.src)
+	if err != nil || !info.IsDir() {
+		return nil, usageError("-src %s is not a folder", sf.src)
+	}
+	root, err := os.OpenRoot(sf.src)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	opts.Dir = displayDir(sf.src)
+	res, err := generator.Build(ctx, root.FS(), opts)
+	var probs generator.ProblemList
+	if errors.As(err, &probs) {
+		printProblems(stderr, probs, sf.format)
+		return nil, errFailed
+	}
+	if err != nil {
+		return nil, err
+	}
+	printProblems(stderr, res.Warnings, sf.format)
+	if sf.strict && len(res.Warnings) > 0 {
+		fmt.Fprintf(stderr, "logoindex: %d warnings and -strict is set\n", len(res.Warnings))
+		return nil, errFailed
+	}
+	return res, nil
+}
+
+func printProblems(w io.Writer, probs generator.ProblemList, format string) {
+	for _, p := range probs {
+		if format == "github" {
+			fmt.Fprintln(w, p.GitHub())
+		} else {
+			fmt.Fprintln(w, p.Error())
+		}
+	}
+}
+
+func warningSummary(w generator.ProblemList) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		return " (1 warning)"
+	}
+	return fmt.Sprintf(" (%d warnings)", len(w))
+}
+
+// checkBaseURL accepts an absolute http(s) URL or a root-relative path, and
+// drops a trailing slash.
+func checkBaseURL(s string) (string, error) {
+	s = strings.TrimRight(s, "/")
+	if s == "" || strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") {
+		return s, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", usageError("-base-url %q must be an absolute http(s) URL without query or fragment, such as https://logos.example.com", s)
+	}
+	return s, nil
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/template"
+
+	"logoindex/generator"
+)
+
+// stringList is a repeatable flag that also splits on commas.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*s = append(*s, p)
+		}
+	}
+	return nil
+}
+
+func runNew(args []string, stdout, stderr io.Writer) error {
+	flags := newFlagSet("new", stderr)
+	src := flags.String("src", "source-logos", "source `folder`")
+	name := flags.String("name", "", "display `name`, as the brand writes it (required)")
+	hex := flags.String("hex", "", "brand `colour`, #RRGGBB (required)")
+	var cats stringList
+	flags.Var(&cats, "category", "category `slug` from categories.yaml; repeat or separate with commas (required)")
+	source := flags.String("source", "", "`URL` the artwork comes from")
+	license := flags.String("license", "", "SPDX `identifier` of the artwork's licence")
+	flags.Usage = func() {
+		fmt.Fprintln(stderr, `usage: logoindex new <slug> -name "Brand" -hex "#RRGGBB" -category c [-src source-logos]`)
+		flags.PrintDefaults()
+	}
+	pos, err := parseFlags(flags, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		flags.Usage()
+		return usageError("new takes exactly one slug")
+	}
+	slug := pos[0]
+	var missing []string
+	for flagName, v := range map[string]string{"-name": *name, "-hex": *hex} {
+		if strings.TrimSpace(v) == "" {
+			missing = append(missing, flagName)
+		}
+	}
+	if len(cats) == 0 {
+		missing = append(missing, "-category")
+	}
+	if len(missing) > 0 {
+		return usageError("new needs %s", strings.Join(slices.Sorted(slices.Values(missing)), ", "))
+	}
+
+	// Check the flags the way build will check the file, by building the
+	// file and running the real validator on it.
+	data, err := scaffold(slug, *name, *hex, cats, *source, *license)
+	if err != nil {
+		return err
+	}
+	if err := checkScaffold(*src, slug, data); err != nil {
+		return err
+	}
+	dir := filepath.Join(*src, slug)
+	if _, err := os.Lstat(dir); err == nil {
+		return usageError("%s already exists; edit its logo.yaml instead", dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "logo.yaml"), data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, `created %s
+next:
+  1. add %s/icon.svg (required, in the brand colour) and icon-mono.svg (fill="currentColor")
+  2. fill in source and license in %s/logo.yaml
+  3. make check
+  4. make build
+`, filepath.Join(dir, "logo.yaml"), dir, dir)
+	return nil
+}
+
+// checkScaffold validates slug and the generated logo.yaml against the
+// source folder's categories, reporting only what the flags got wrong.
+func checkScaffold(src, slug string, data []byte) error {
+	if _, err := os.Stat(filepath.Join(src, "categories.yaml")); err != nil {
+		return usageError("%s has no categories.yaml; run new from the project folder or pass -src", src)
+	}
+	cats, err := os.ReadFile(filepath.Join(src, "categories.yaml"))
+	if err != nil {
+		return err
+	}
+	var probs generator.ProblemList
+	if msg := generator.CheckSlug(slug); msg != "" {
+		return usageError("%q: %s", slug, msg)
+	}
+	catList, p := generator.ParseCategories(&generator.SourceFile{Path: filepath.ToSlash(filepath.Join(src, "categories.yaml")), Data: cats})
+	probs = append(probs, p...)
+	known := map[string]bool{}
+	var names []string
+	for _, c := range catList {
+		known[c.Slug] = true
+		names = append(names, c.Slug)
+	}
+	m, p := generator.ParseMeta(&generator.SourceFile{Path: "logo.yaml", Data: data})
+	var msgs []string
+	for _, pr := range p {
+		// source and license may be left for the contributor to fill in.
+		if strings.HasPrefix(pr.Msg, "source is empty") || strings.HasPrefix(pr.Msg, "license is empty") {
+			continue
+		}
+		msgs = append(msgs, pr.Msg)
+	}
+	for _, c := range m.Categories {
+		if !known[c] {
+			msgs = append(msgs, fmt.Sprintf("unknown category %q; the categories are %s", c, strings.Join(names, ", ")))
+		}
+	}
+	if len(probs.Errors()) > 0 {
+		return fmt.Errorf("%s is invalid; fix it first:\n%s", filepath.Join(src, "categories.yaml"), probs.Errors().Error())
+	}
+	if len(msgs) > 0 {
+		return usageError("%s", strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+var scaffoldTmpl = template.Must(template.New("logo.yaml").Parse(`# yaml-language-server: $schema=../../generator/schema/logo.schema.json
+# {{.Name}}: every key is described in README.md, section "Source format".
+
+# Display name, as the brand writes it.
+name: {{.NameYAML}}
+# Brand colour: "#" and six hexadecimal digits, quoted (an unquoted # starts a YAML comment).
+hex: "{{.Hex}}"
+# 1 to 5 category slugs from ../categories.yaml.
+categories: [{{.Categories}}]
+# Where the artwork comes from: an absolute http(s) URL (the brand's press page, or the package you took it from).
+source: {{.Source}}
+# Licence of the artwork: an SPDX identifier (https://spdx.org/licenses/), or LicenseRef-<name> with license_url.
+license: {{.License}}
+# URL of the licence text: required with LicenseRef-*, optional otherwise.
+# license_url: https://
+# The brand's usage guidelines, if it publishes them.
+# guidelines: https://
+# Other names people search for.
+# aliases: []
+# Per-file provenance where a variant comes from elsewhere than source/license above.
+# files:
+#   wordmark: {source: https://, license: MIT}
+# Component name; by default {{.Component}}, derived from name.
+# component: {{.Component}}
+# Install command; by default the build's template (npx shadcn@latest add <base>/r/<slug>.json).
+# install: npx ...
+`))
+
+// scaffold renders a logo.yaml with every key and a comment for each.
+func scaffold(slug, name, hex string, cats []string, source, license string) ([]byte, error) {
+	quote := func(s string) string {
+		if s == "" {
+			return `""`
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	hex = strings.ToUpper(strings.TrimPrefix(strings.TrimSpace(hex), "#"))
+	var buf bytes.Buffer
+	err := scaffoldTmpl.Execute(&buf, map[string]string{
+		"Name":       name,
+		"NameYAML":   quote(name),
+		"Hex":        "#" + hex,
+		"Categories": strings.Join(cats, ", "),
+		"Source":     quote(source),
+		"License":    quote(license),
+		"Component":  generator.DefaultComponent(name, slug),
+	})
+	return buf.Bytes(), err
+}

@@ -1,0 +1,282 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Variants are the variant names of the spec, in the order they are shown
+// and written.
+var Variants = []string{"icon", "icon-mono", "icon-dark", "wordmark", "wordmark-dark"}
+
+// Size limits on input files. They bound the memory and time of a build
+// whatever a pull request contains.
+const (
+	MaxSVGSize        = 256 << 10
+	MaxLogoYAMLSize   = 64 << 10
+	MaxCategoriesSize = 1 << 20
+	MaxSlugLen        = 64
+)
+
+var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// SourceFile is one input file as read, before any check.
+type SourceFile struct {
+	Path string // display path: Options.Dir joined with the file's name in the FS
+	Data []byte
+}
+
+// LogoSource is the raw content of one logo folder.
+type LogoSource struct {
+	Slug     string
+	Dir      string      // display path of the folder
+	Meta     *SourceFile // logo.yaml; nil when missing or unreadable
+	Variants map[string]*SourceFile
+}
+
+// Source is everything a build reads, before validation.
+type Source struct {
+	Categories *SourceFile // nil when missing or unreadable
+	Logos      []*LogoSource
+}
+
+// Load reads the source tree from fsys: categories.yaml and one folder per
+// logo. dir is the name the user gave the tree; it prefixes every path in
+// problems. Load reports every structural problem it finds (unexpected files,
+// bad slugs, links, oversized files) and never follows a symbolic link.
+func Load(fsys fs.FS, dir string) (*Source, ProblemList) {
+	var probs ProblemList
+	display := func(name string) string { return displayPath(dir, name) }
+
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		probs.Errorf(displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
+		return &Source{}, probs
+	}
+
+	src := &Source{}
+	seenFold := map[string]string{} // lower-cased slug -> first folder name
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			probs.Errorf(display(name), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
+		case name == "categories.yaml":
+			if e.IsDir() {
+				probs.Errorf(display(name), 0, 0, "is a folder; categories.yaml must be a file")
+				continue
+			}
+			src.Categories = readFile(fsys, dir, name, MaxCategoriesSize, &probs)
+		case !e.IsDir():
+			probs.Errorf(display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml and one folder per logo")
+		default:
+			if msg := CheckSlug(name); msg != "" {
+				probs.Errorf(display(name), 0, 0, "%s", msg)
+				continue
+			}
+			fold := strings.ToLower(name)
+			if first, ok := seenFold[fold]; ok {
+				probs.Errorf(display(name), 0, 0, "folder name differs from %q only in case; slugs must be unique on every file system", first)
+				continue
+			}
+			seenFold[fold] = name
+			src.Logos = append(src.Logos, loadLogo(fsys, dir, name, &probs))
+		}
+	}
+	if src.Categories == nil && !hasProblemAt(probs, display("categories.yaml")) {
+		probs.Errorf(display("categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
+	}
+	slices.SortFunc(src.Logos, func(a, b *LogoSource) int { return strings.Compare(a.Slug, b.Slug) })
+	return src, probs
+}
+
+func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
+	l := &LogoSource{Slug: slug, Dir: displayPath(dir, slug), Variants: map[string]*SourceFile{}}
+	entries, err := fs.ReadDir(fsys, slug)
+	if err != nil {
+		probs.Errorf(l.Dir, 0, 0, "cannot read the logo folder: %s", describeFSError(err))
+		return l
+	}
+	for _, e := range entries {
+		name := e.Name()
+		rel := path.Join(slug, name)
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			probs.Errorf(displayPath(dir, rel), 0, 0, "is a symbolic link; links are never followed: replace it with the real file")
+		case e.IsDir():
+			if name == "logo.yaml" || variantOfFile(name) != "" {
+				probs.Errorf(displayPath(dir, rel), 0, 0, "is a folder; %s must be a file", name)
+			} else {
+				probs.Errorf(displayPath(dir, rel), 0, 0, "unexpected folder; %s", allowedFilesHint)
+			}
+		case name == "logo.yaml":
+			l.Meta = readFile(fsys, dir, rel, MaxLogoYAMLSize, probs)
+		case variantOfFile(name) != "":
+			if f := readFile(fsys, dir, rel, MaxSVGSize, probs); f != nil {
+				l.Variants[variantOfFile(name)] = f
+			}
+		default:
+			msg := "unexpected file; " + allowedFilesHint
+			if s := suggestFileName(name); s != "" {
+				msg = fmt.Sprintf("unexpected file; did you mean %s? %s", s, allowedFilesHint)
+			}
+			probs.Errorf(displayPath(dir, rel), 0, 0, "%s", msg)
+		}
+	}
+	if l.Meta == nil && !hasProblemAt(*probs, displayPath(dir, path.Join(slug, "logo.yaml"))) {
+		probs.Errorf(displayPath(dir, path.Join(slug, "logo.yaml")), 0, 0, "missing; every logo folder needs a logo.yaml (run: logoindex new %s -name ... -hex ... -category ...)", slug)
+	}
+	if l.Variants["icon"] == nil && !hasProblemAt(*probs, displayPath(dir, path.Join(slug, "icon.svg"))) {
+		probs.Errorf(displayPath(dir, path.Join(slug, "icon.svg")), 0, 0, "missing; every logo needs icon.svg")
+	}
+	return l
+}
+
+const allowedFilesHint = "a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg"
+
+func variantOfFile(name string) string {
+	v, ok := strings.CutSuffix(name, ".svg")
+	if ok && slices.Contains(Variants, v) {
+		return v
+	}
+	return ""
+}
+
+// suggestFileName maps near-misses such as Icon.svg, icon_dark.svg or
+// logo.yml to the name that was meant.
+func suggestFileName(name string) string {
+	n := strings.ToLower(name)
+	n = strings.ReplaceAll(n, "_", "-")
+	n = strings.ReplaceAll(n, " ", "-")
+	if n == "logo.yml" || n == "logo.yaml" {
+		return "logo.yaml"
+	}
+	if v, ok := strings.CutSuffix(n, ".svg"); ok {
+		v = strings.ReplaceAll(v, "monochrome", "mono")
+		if slices.Contains(Variants, v) {
+			return v + ".svg"
+		}
+	}
+	return ""
+}
+
+// CheckSlug returns what is wrong with a folder name as a slug, or "".
+func CheckSlug(name string) string {
+	switch {
+	case len(name) > MaxSlugLen:
+		return fmt.Sprintf("folder name is %d characters; a slug has at most %d", len(name), MaxSlugLen)
+	case slugRE.MatchString(name):
+		return ""
+	}
+	want := suggestSlug(name)
+	if want != "" && want != name {
+		return fmt.Sprintf("folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to %q", want)
+	}
+	return "folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it"
+}
+
+func suggestSlug(name string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+		} else {
+			hyphen = true
+		}
+	}
+	s := b.String()
+	if len(s) > MaxSlugLen {
+		s = strings.TrimRight(s[:MaxSlugLen], "-")
+	}
+	return s
+}
+
+// readFile reads name, refusing files over limit before reading them whole.
+func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *SourceFile {
+	p := displayPath(dir, name)
+	f, err := fsys.Open(name)
+	if err != nil {
+		probs.Errorf(p, 0, 0, "cannot read: %s", describeFSError(err))
+		return nil
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil {
+		if !info.Mode().IsRegular() {
+			probs.Errorf(p, 0, 0, "is not a regular file")
+			return nil
+		}
+		if info.Size() > limit {
+			probs.Errorf(p, 0, 0, "is %s; the limit is %s", formatSize(info.Size()), formatSize(limit))
+			return nil
+		}
+	}
+	// Read one byte past the limit: Stat can be wrong (or absent) for
+	// special files, and the reader must stay bounded anyway.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		probs.Errorf(p, 0, 0, "cannot read: %s", describeFSError(err))
+		return nil
+	}
+	if int64(len(data)) > limit {
+		probs.Errorf(p, 0, 0, "is larger than the limit of %s", formatSize(limit))
+		return nil
+	}
+	return &SourceFile{Path: p, Data: data}
+}
+
+// describeFSError drops the path from a *fs.PathError, which the problem
+// already names.
+func describeFSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied; make it readable"
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	}
+	return err.Error()
+}
+
+func formatSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func displayPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return path.Join(dir, name)
+}
+
+func hasProblemAt(l ProblemList, p string) bool {
+	for _, pr := range l {
+		if pr.Path == p {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,577 @@
+package generator
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"logoindex/generator/internal/fuzzy"
+	"logoindex/generator/internal/spdx"
+)
+
+// Pos is a 1-based line and column in a source file.
+type Pos struct{ Line, Col int }
+
+// FileMeta is the provenance of one variant file.
+type FileMeta struct {
+	Source     string `json:"source"`
+	License    string `json:"license"`
+	LicenseURL string `json:"license_url,omitempty"`
+}
+
+// Meta is the content of a logo.yaml, checked field by field. Fields that
+// were invalid are left empty; the problems say why.
+type Meta struct {
+	Name       string
+	Hex        string // "#RRGGBB", upper case
+	Categories []string
+	Source     string
+	License    string
+	LicenseURL string
+	Guidelines string
+	Aliases    []string
+	Files      map[string]FileMeta // overrides as written, by variant
+	Component  string
+	Install    string
+
+	// Pos holds where each key's value is, for problems found later
+	// (an unknown category, a missing file). Keys are "name", "hex",
+	// "categories[0]", "files.wordmark", ...
+	Pos map[string]Pos
+}
+
+// Category is one entry of categories.yaml.
+type Category struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+	Pos  Pos    `json:"-"`
+}
+
+var (
+	hexRE        = regexp.MustCompile(`^#?[0-9A-Fa-f]{6}$`)
+	componentRE  = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+	licenseRefRE = regexp.MustCompile(`^LicenseRef-[A-Za-z0-9.-]+$`)
+	yamlLineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+)
+
+var logoKeys = []string{"name", "hex", "categories", "source", "license", "license_url", "guidelines", "aliases", "files", "component", "install"}
+
+const (
+	maxCategories = 5
+	maxAliases    = 20
+	maxTextLen    = 200
+	maxURLLen     = 2048
+)
+
+// ParseMeta reads and checks a logo.yaml. It reports every problem it finds
+// with its position; the returned Meta holds whatever was valid.
+func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
+	m := &Meta{Pos: map[string]Pos{}}
+	var probs ProblemList
+	root := parseYAMLRoot(f, yaml.MappingNode, "a mapping of keys (name: ..., hex: ...)", &probs)
+	if root == nil {
+		return m, probs
+	}
+	r := &metaReader{path: f.Path, probs: &probs, pos: m.Pos}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		key := k.Value
+		if first, dup := seen[key]; dup {
+			r.errorf(k, "duplicate key %q (first at line %d); keep one", key, first.Line)
+			continue
+		}
+		seen[key] = k
+		if k.Kind != yaml.ScalarNode {
+			r.errorf(k, "keys must be plain names")
+			continue
+		}
+		if !slices.Contains(logoKeys, key) {
+			msg := fmt.Sprintf("unknown key %q; the keys are %s", key, strings.Join(logoKeys, ", "))
+			if s := fuzzy.Nearest(key, logoKeys, 2); s != "" {
+				msg = fmt.Sprintf("unknown key %q; did you mean %q? The keys are %s", key, s, strings.Join(logoKeys, ", "))
+			}
+			r.errorf(k, "%s", msg)
+			continue
+		}
+		r.pos[key] = Pos{v.Line, v.Column}
+		switch key {
+		case "name":
+			m.Name = r.text(k, v, "name")
+		case "hex":
+			m.Hex = r.hex(k, v)
+		case "categories":
+			m.Categories = r.slugList(v, "categories", 1, maxCategories)
+		case "source":
+			m.Source = r.url(k, v, "source")
+		case "license":
+			m.License = r.license(k, v, "license")
+		case "license_url":
+			m.LicenseURL = r.url(k, v, "license_url")
+		case "guidelines":
+			m.Guidelines = r.url(k, v, "guidelines")
+		case "aliases":
+			m.Aliases = r.aliases(v)
+		case "files":
+			m.Files = r.files(v)
+		case "component":
+			if c := r.text(k, v, "component"); c != "" {
+				if !componentRE.MatchString(c) {
+					r.errorf(v, "component %q is not a component name; use PascalCase letters and digits, for example GitHubIcon", c)
+				} else {
+					m.Component = c
+				}
+			}
+		case "install":
+			m.Install = r.text(k, v, "install")
+		}
+	}
+	for _, req := range []string{"name", "hex", "categories", "source", "license"} {
+		if seen[req] == nil {
+			probs.Errorf(f.Path, root.Line, root.Column, "missing required key %q%s", req, requiredHint[req])
+		}
+	}
+	if seen["license"] != nil {
+		checkLicenseURL(r, root, m.License, m.LicenseURL, seen["license"], "license_url")
+	}
+	return m, probs
+}
+
+var requiredHint = map[string]string{
+	"name":       " (the display name, for example name: GitHub)",
+	"hex":        ` (the brand colour, for example hex: "#181717")`,
+	"categories": " (1 to 5 slugs from categories.yaml, for example categories: [devtools])",
+	"source":     " (the URL the artwork comes from)",
+	"license":    " (an SPDX identifier such as CC0-1.0, or LicenseRef-<name> with license_url)",
+}
+
+// checkLicenseURL enforces that a LicenseRef comes with the URL of its text.
+func checkLicenseURL(r *metaReader, at *yaml.Node, license, licenseURL string, licenseKey *yaml.Node, urlKey string) {
+	if strings.HasPrefix(license, "LicenseRef-") && licenseURL == "" {
+		r.errorf(licenseKey, "license %s is not on the SPDX list, so %s is required: the URL of the licence text", license, urlKey)
+	}
+}
+
+// ParseCategories reads and checks categories.yaml.
+func ParseCategories(f *SourceFile) ([]Category, ProblemList) {
+	var probs ProblemList
+	root := parseYAMLRoot(f, yaml.SequenceNode, "a list of {slug, name} entries", &probs)
+	if root == nil {
+		return nil, probs
+	}
+	r := &metaReader{path: f.Path, probs: &probs, pos: map[string]Pos{}}
+	var cats []Category
+	seen := map[string]int{}
+	for _, item := range root.Content {
+		if item.Kind != yaml.MappingNode {
+			r.errorf(item, "each category must be a mapping such as {slug: devtools, name: Developer tools}")
+			continue
+		}
+		c := Category{Pos: Pos{item.Line, item.Column}}
+		keys := map[string]bool{}
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k, v := item.Content[i], item.Content[i+1]
+			if keys[k.Value] {
+				r.errorf(k, "duplicate key %q; keep one", k.Value)
+				continue
+			}
+			keys[k.Value] = true
+			switch k.Value {
+			case "slug":
+				if s := r.text(k, v, "slug"); s != "" {
+					if msg := CheckSlug(s); msg != "" {
+						r.errorf(v, "category slug %q is not a valid slug (lower-case letters, digits and single hyphens)", s)
+					} else if line, dup := seen[s]; dup {
+						r.errorf(v, "duplicate category %q (first at line %d); category slugs must be unique", s, line)
+					} else {
+						seen[s] = v.Line
+						c.Slug = s
+					}
+				}
+			case "name":
+				c.Name = r.text(k, v, "name")
+			default:
+				r.errorf(k, "unknown key %q; a category has only slug and name", k.Value)
+			}
+		}
+		for _, req := range []string{"slug", "name"} {
+			if !keys[req] {
+				r.errorf(item, "category is missing %q", req)
+			}
+		}
+		if c.Slug != "" && c.Name != "" {
+			cats = append(cats, c)
+		}
+	}
+	if len(root.Content) == 0 {
+		r.errorf(root, "no categories; list at least one {slug, name}")
+	}
+	slices.SortFunc(cats, func(a, b Category) int { return strings.Compare(a.Slug, b.Slug) })
+	return cats, probs
+}
+
+// parseYAMLRoot parses a one-document YAML file whose root must be of kind
+// want, and rejects aliases anywhere (they serve no purpose in metadata and
+// are the vector of alias bombs).
+func parseYAMLRoot(f *SourceFile, want yaml.Kind, wantDesc string, probs *ProblemList) *yaml.Node {
+	data := f.Data
+	if !utf8.Valid(data) {
+		line, col := invalidUTF8Pos(data)
+		probs.Errorf(f.Path, line, col, "is not valid UTF-8; save it as UTF-8")
+		return nil
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			probs.Errorf(f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
+			return nil
+		}
+		reportYAMLError(f.Path, data, err, probs)
+		return nil
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		probs.Errorf(f.Path, extra.Line, extra.Column, "holds more than one YAML document; remove the --- separator and everything after it")
+		return nil
+	} else if !errors.Is(err, io.EOF) {
+		reportYAMLError(f.Path, data, err, probs)
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		probs.Errorf(f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
+		return nil
+	}
+	if a := findAlias(&doc); a != nil {
+		probs.Errorf(f.Path, a.Line, a.Column, "uses a YAML alias (*%s); aliases are not allowed here: write the value out", a.Value)
+		return nil
+	}
+	root := doc.Content[0]
+	if root.Kind != want {
+		probs.Errorf(f.Path, root.Line, root.Column, "must hold %s, not %s", wantDesc, kindName(root))
+		return nil
+	}
+	return root
+}
+
+func findAlias(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode {
+		return n
+	}
+	for _, c := range n.Content {
+		if a := findAlias(c); a != nil {
+			return a
+		}
+	}
+	return nil
+}
+
+func reportYAMLError(path string, data []byte, err error, probs *ProblemList) {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		for _, e := range te.Errors {
+			reportYAMLError(path, data, errors.New(e), probs)
+		}
+		return
+	}
+	msg := err.Error()
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		hint := ""
+		if lineHasTab(data, line) || strings.Contains(m[2], "tab") {
+			hint = "; YAML does not allow tabs for indentation: use spaces"
+		}
+		probs.Errorf(path, line, 0, "invalid YAML: %s%s", m[2], hint)
+		return
+	}
+	probs.Errorf(path, 0, 0, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+}
+
+func lineHasTab(data []byte, line int) bool {
+	lines := bytes.Split(data, []byte("\n"))
+	for _, l := range []int{line - 1, line} { // yaml.v3 sometimes names the line after
+		if l >= 1 && l <= len(lines) && bytes.IndexByte(lines[l-1], '\t') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "an empty value"
+		}
+		return fmt.Sprintf("the value %q", truncate(n.Value, 40))
+	}
+	return "something else"
+}
+
+// metaReader turns YAML nodes into checked values, recording problems.
+type metaReader struct {
+	path  string
+	probs *ProblemList
+	pos   map[string]Pos
+}
+
+func (r *metaReader) errorf(n *yaml.Node, format string, args ...any) {
+	r.probs.Errorf(r.path, n.Line, n.Column, format, args...)
+}
+
+// text reads a scalar's own text. Scalars YAML would type as numbers or
+// booleans keep the digits as written, which is what a user means.
+func (r *metaReader) text(k, v *yaml.Node, what string) string {
+	if v.Kind != yaml.ScalarNode {
+		r.errorf(v, "%s must be a single value, not %s", what, kindName(v))
+		return ""
+	}
+	s := v.Value
+	if v.Tag == "!!null" {
+		s = ""
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		if c := commentValue(k, v); c != "" {
+			r.errorf(v, "%s is empty: in YAML an unquoted # starts a comment; quote the value: %s: %q", what, what, c)
+		} else {
+			r.errorf(v, "%s is empty; give it a value or remove the key", what)
+		}
+		return ""
+	case utf8.RuneCountInString(s) > maxTextLen && what != "install":
+		r.errorf(v, "%s is %d characters; the limit is %d", what, utf8.RuneCountInString(s), maxTextLen)
+		return ""
+	case strings.ContainsAny(s, "\r\n\t") || hasControl(s):
+		r.errorf(v, "%s must be one line of text without control characters", what)
+		return ""
+	}
+	return s
+}
+
+// commentValue returns what an unquoted "key: #..." turned into a comment.
+func commentValue(k, v *yaml.Node) string {
+	for _, c := range []string{v.LineComment, k.LineComment} {
+		if strings.HasPrefix(c, "#") {
+			return strings.TrimSpace(strings.SplitN(c, " ", 2)[0])
+		}
+	}
+	return ""
+}
+
+func (r *metaReader) hex(k, v *yaml.Node) string {
+	s := r.text(k, v, "hex")
+	if s == "" {
+		return ""
+	}
+	if !hexRE.MatchString(s) {
+		r.errorf(v, "hex %q is not a colour; write # and six hexadecimal digits, quoted: hex: \"#1A2B3C\"", s)
+		return ""
+	}
+	return "#" + strings.ToUpper(strings.TrimPrefix(s, "#"))
+}
+
+func (r *metaReader) url(k, v *yaml.Node, what string) string {
+	s := r.text(k, v, what)
+	if s == "" {
+		return ""
+	}
+	if msg := checkURL(s); msg != "" {
+		r.errorf(v, "%s %q %s", what, truncate(s, 80), msg)
+		return ""
+	}
+	return s
+}
+
+// checkURL returns why s is not an absolute http(s) URL, or "".
+func checkURL(s string) string {
+	if len(s) > maxURLLen {
+		return fmt.Sprintf("is longer than %d characters", maxURLLen)
+	}
+	u, err := url.Parse(s)
+	if err != nil || strings.ContainsAny(s, " <>\"'`\\") {
+		return "is not a valid URL"
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return "is not an absolute http(s) URL; write it in full, starting with https://"
+	}
+	if u.User != nil {
+		return "must not carry a user name or password"
+	}
+	return ""
+}
+
+func (r *metaReader) license(k, v *yaml.Node, what string) string {
+	s := r.text(k, v, what)
+	switch {
+	case s == "":
+		return ""
+	case spdx.Valid(s):
+		return s
+	case licenseRefRE.MatchString(s):
+		return s
+	case spdx.Deprecated(s):
+		r.errorf(v, "%s %q is a deprecated SPDX identifier; use its current form (for example GPL-2.0-only or GPL-2.0-or-later)", what, s)
+	default:
+		if near := spdx.Nearest(s); near != "" {
+			r.errorf(v, "%s %q is not an SPDX identifier; did you mean %q?", what, s, near)
+		} else {
+			r.errorf(v, "%s %q is not an SPDX identifier (SPDX list %s); use one from https://spdx.org/licenses/ or LicenseRef-<name> with license_url", what, s, spdx.ListVersion)
+		}
+	}
+	return ""
+}
+
+func (r *metaReader) slugList(v *yaml.Node, what string, minN, maxN int) []string {
+	if v.Kind != yaml.SequenceNode {
+		r.errorf(v, "%s must be a list of category slugs, for example %s: [devtools]", what, what)
+		return nil
+	}
+	if n := len(v.Content); n < minN || n > maxN {
+		r.errorf(v, "%s has %d entries; give %d to %d", what, n, minN, maxN)
+	}
+	var out []string
+	for _, item := range v.Content {
+		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
+			r.errorf(item, "each entry of %s must be a category slug", what)
+			continue
+		}
+		if slices.Contains(out, item.Value) {
+			r.errorf(item, "%s lists %q twice", what, item.Value)
+			continue
+		}
+		r.pos[fmt.Sprintf("%s[%d]", what, len(out))] = Pos{item.Line, item.Column}
+		out = append(out, item.Value)
+	}
+	return out
+}
+
+func (r *metaReader) aliases(v *yaml.Node) []string {
+	if v.Kind != yaml.SequenceNode {
+		r.errorf(v, "aliases must be a list of names, for example aliases: [Octocat]")
+		return nil
+	}
+	if len(v.Content) > maxAliases {
+		r.errorf(v, "aliases has %d entries; the limit is %d", len(v.Content), maxAliases)
+		return nil
+	}
+	var out []string
+	for _, item := range v.Content {
+		s := r.text(item, item, "alias")
+		if s == "" {
+			continue
+		}
+		if slices.Contains(out, s) {
+			r.errorf(item, "alias %q is listed twice", s)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
+	if v.Kind != yaml.MappingNode {
+		r.errorf(v, "files must be a mapping from variant name to {source, license, license_url}")
+		return nil
+	}
+	out := map[string]FileMeta{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, fv := v.Content[i], v.Content[i+1]
+		variant := k.Value
+		if !slices.Contains(Variants, variant) {
+			r.errorf(k, "files: unknown variant %q; the variants are %s", variant, strings.Join(Variants, ", "))
+			continue
+		}
+		if _, dup := out[variant]; dup {
+			r.errorf(k, "files: duplicate variant %q; keep one", variant)
+			continue
+		}
+		r.pos["files."+variant] = Pos{k.Line, k.Column}
+		if fv.Kind != yaml.MappingNode {
+			r.errorf(fv, "files.%s must be a mapping such as {source: https://..., license: MIT}", variant)
+			continue
+		}
+		var fm FileMeta
+		var licenseKey *yaml.Node
+		seen := map[string]bool{}
+		for j := 0; j+1 < len(fv.Content); j += 2 {
+			fk, fval := fv.Content[j], fv.Content[j+1]
+			if seen[fk.Value] {
+				r.errorf(fk, "files.%s: duplicate key %q; keep one", variant, fk.Value)
+				continue
+			}
+			seen[fk.Value] = true
+			what := "files." + variant + "." + fk.Value
+			switch fk.Value {
+			case "source":
+				fm.Source = r.url(fk, fval, what)
+			case "license":
+				fm.License = r.license(fk, fval, what)
+				licenseKey = fk
+			case "license_url":
+				fm.LicenseURL = r.url(fk, fval, what)
+			default:
+				r.errorf(fk, "files.%s: unknown key %q; a file override has source, license and license_url", variant, fk.Value)
+			}
+		}
+		if len(seen) == 0 {
+			r.errorf(fv, "files.%s is empty; give source, license or license_url, or remove it", variant)
+		}
+		if licenseKey != nil {
+			checkLicenseURL(r, fv, fm.License, fm.LicenseURL, licenseKey, "files."+variant+".license_url")
+		}
+		out[variant] = fm
+	}
+	return out
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			return true
+		}
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "..."
+}
+
+// invalidUTF8Pos returns the line and column of the first byte that is not
+// valid UTF-8.
+func invalidUTF8Pos(data []byte) (line, col int) {
+	line, col = 1, 1
+	for len(data) > 0 {
+		r, size := utf8.DecodeRune(data)
+		if r == utf8.RuneError && size <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		data = data[size:]
+	}
+	return line, col
+}

@@ -1,0 +1,157 @@
+package generator
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity tells whether a problem stops the build.
+type Severity int
+
+const (
+	// Error makes the run fail and keeps build from writing anything.
+	Error Severity = iota
+	// Warning is printed but does not fail the run, unless it is strict.
+	Warning
+)
+
+// String returns "error" or "warning".
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Problem is one thing wrong with the input, at a position a user can open
+// in an editor. Line and Col are 1-based; 0 means unknown.
+type Problem struct {
+	Path     string // slash-separated, as the user named it (for example "source-logos/github/logo.yaml")
+	Line     int
+	Col      int
+	Severity Severity
+	Msg      string
+}
+
+// Error formats the problem as "path:line:col: message", dropping the
+// parts of the position that are unknown, and prefixing warnings with
+// "warning: " so the two levels read apart.
+func (p *Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(p.Path)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+		if p.Col > 0 {
+			fmt.Fprintf(&b, ":%d", p.Col)
+		}
+	}
+	b.WriteString(": ")
+	if p.Severity == Warning {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// GitHub formats the problem as a GitHub Actions workflow command, so a pull
+// request shows it on its line.
+func (p *Problem) GitHub() string {
+	var b strings.Builder
+	b.WriteString("::")
+	b.WriteString(p.Severity.String())
+	b.WriteString(" file=")
+	b.WriteString(escapeGitHubProperty(p.Path))
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ",line=%d", p.Line)
+		if p.Col > 0 {
+			fmt.Fprintf(&b, ",col=%d", p.Col)
+		}
+	}
+	b.WriteString("::")
+	b.WriteString(escapeGitHubData(p.Msg))
+	return b.String()
+}
+
+// The escapes GitHub's runner undoes: data loses %, CR and LF; properties
+// also lose : and , which separate them.
+var (
+	githubData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+func escapeGitHubData(s string) string     { return githubData.Replace(s) }
+func escapeGitHubProperty(s string) string { return githubProperty.Replace(s) }
+
+// ProblemList is every problem found in one run. Like go/scanner's
+// ErrorList, it is an error itself so callers can return it whole.
+type ProblemList []*Problem
+
+// Add appends a problem.
+func (l *ProblemList) Add(path string, line, col int, sev Severity, format string, args ...any) {
+	*l = append(*l, &Problem{Path: path, Line: line, Col: col, Severity: sev, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Errorf appends an error.
+func (l *ProblemList) Errorf(path string, line, col int, format string, args ...any) {
+	l.Add(path, line, col, Error, format, args...)
+}
+
+// Warnf appends a warning.
+func (l *ProblemList) Warnf(path string, line, col int, format string, args ...any) {
+	l.Add(path, line, col, Warning, format, args...)
+}
+
+// Sort orders the list by path, then line, then column, then message, so
+// that output is stable whatever order the workers finished in.
+func (l ProblemList) Sort() {
+	slices.SortStableFunc(l, func(a, b *Problem) int {
+		return cmp.Or(
+			cmp.Compare(a.Path, b.Path),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Col, b.Col),
+			cmp.Compare(a.Msg, b.Msg),
+		)
+	})
+}
+
+// Errors returns only the problems of severity Error.
+func (l ProblemList) Errors() ProblemList {
+	var out ProblemList
+	for _, p := range l {
+		if p.Severity == Error {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Warnings returns only the problems of severity Warning.
+func (l ProblemList) Warnings() ProblemList {
+	var out ProblemList
+	for _, p := range l {
+		if p.Severity == Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Error returns every problem, one a line.
+func (l ProblemList) Error() string {
+	lines := make([]string, len(l))
+	for i, p := range l {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Err returns the list as an error when it holds at least one error, and
+// nil when it is empty or holds only warnings.
+func (l ProblemList) Err() error {
+	if len(l.Errors()) == 0 {
+		return nil
+	}
+	return l
+}

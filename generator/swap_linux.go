@@ -1,0 +1,47 @@
+//go:build linux
+
+package generator
+
+import (
+	"runtime"
+	"syscall"
+	"unsafe"
+)
+
+// exchange atomically swaps the directory entries a and b with
+// renameat2(RENAME_EXCHANGE), so that b is never missing, even for an
+// instant. ok is false where the kernel or architecture lacks it.
+func exchange(a, b string) (ok bool, err error) {
+	var nr uintptr
+	switch runtime.GOARCH {
+	case "amd64":
+		nr = 316
+	case "arm64", "riscv64", "loong64":
+		nr = 276
+	default:
+		return false, nil
+	}
+	pa, err := syscall.BytePtrFromString(a)
+	if err != nil {
+		return false, err
+	}
+	pb, err := syscall.BytePtrFromString(b)
+	if err != nil {
+		return false, err
+	}
+	const atFDCWD = -100
+	const renameExchange = 2
+	fd := atFDCWD
+	_, _, errno := syscall.Syscall6(nr, uintptr(fd), uintptr(unsafe.Pointer(pa)), uintptr(fd), uintptr(unsafe.Pointer(pb)), renameExchange, 0)
+	switch errno {
+	case 0:
+		return true, nil
+	case syscall.ENOSYS, syscall.EINVAL, syscall.EOPNOTSUPP:
+		return false, nil
+	}
+	return false, &osLinkError{"renameat2", a, b, errno}
+}
+
+// lockFile takes an exclusive advisory lock on f's descriptor; it is
+// released when the file is closed or the process dies.
+func lockFile(fd uintptr) error { return syscall.Flock(int(fd), syscall.LOCK_EX) }

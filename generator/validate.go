@@ -1,0 +1,296 @@
+package generator
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// VariantFile is one checked variant of a logo.
+type VariantFile struct {
+	Variant string   // "icon", "icon-mono", ...
+	Path    string   // display path of the source file
+	Source  []byte   // the source as read
+	Info    *SVGInfo // what the checker learned
+	Meta    FileMeta // provenance, with the logo's defaults filled in
+
+	// Optimised is the file as written to dist/, set by the optimise stage.
+	Optimised []byte
+}
+
+// Logo is a checked logo, ready to optimise and render.
+type Logo struct {
+	Slug       string
+	Name       string
+	Hex        string
+	Categories []string
+	Aliases    []string
+	Guidelines string
+	Component  string
+	Install    string         // as written in logo.yaml; "" means the build's template
+	Variants   []*VariantFile // in the order of Variants
+	MetaPath   string         // display path of logo.yaml
+}
+
+// Variant returns the named variant, or nil when the logo lacks it.
+func (l *Logo) Variant(name string) *VariantFile {
+	for _, v := range l.Variants {
+		if v.Variant == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// CategoryCount is a category with the number of logos in it.
+type CategoryCount struct {
+	Category
+	Count int
+}
+
+// Collection is the whole checked input of a build.
+type Collection struct {
+	Categories []CategoryCount // sorted by slug
+	Logos      []*Logo         // sorted by slug
+}
+
+// Validate checks every logo of src against the rules and the categories,
+// in parallel on up to workers goroutines (0 means one per CPU). Problems
+// of all logos come back together, sorted.
+func Validate(ctx context.Context, src *Source, workers int) (*Collection, ProblemList) {
+	var probs ProblemList
+	var cats []Category
+	if src.Categories != nil {
+		var p ProblemList
+		cats, p = ParseCategories(src.Categories)
+		probs = append(probs, p...)
+	}
+	known := map[string]bool{}
+	for _, c := range cats {
+		known[c.Slug] = true
+	}
+
+	logos := make([]*Logo, len(src.Logos))
+	perLogo := make([]ProblemList, len(src.Logos))
+	parallel(ctx, len(src.Logos), workers, func(i int) {
+		logos[i], perLogo[i] = validateLogo(src.Logos[i], known, src.Categories != nil)
+	})
+	for _, p := range perLogo {
+		probs = append(probs, p...)
+	}
+
+	col := &Collection{}
+	counts := map[string]int{}
+	components := map[string]*Logo{}
+	for _, l := range logos {
+		if l == nil {
+			continue
+		}
+		col.Logos = append(col.Logos, l)
+		for _, c := range l.Categories {
+			counts[c]++
+		}
+		if first, dup := components[l.Component]; dup && l.Component != "" {
+			probs.Errorf(l.MetaPath, 0, 0, "component name %s is also %s's; set component: to a unique name (for example %s)", l.Component, first.Slug, pascal(l.Slug)+"Icon")
+		} else {
+			components[l.Component] = l
+		}
+	}
+	for _, c := range cats {
+		col.Categories = append(col.Categories, CategoryCount{Category: c, Count: counts[c.Slug]})
+	}
+	probs.Sort()
+	return col, probs
+}
+
+// validateLogo checks one logo folder. It returns a nil Logo when anything
+// is wrong, with every problem found.
+func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Logo, ProblemList) {
+	var probs ProblemList
+	if ls.Meta == nil {
+		// Load has reported it; the SVGs are still worth checking.
+		for _, name := range Variants {
+			if f := ls.Variants[name]; f != nil {
+				_, p := CheckSVG(f.Path, f.Data, SVGRules{Mono: name == "icon-mono"})
+				probs = append(probs, p...)
+			}
+		}
+		return nil, probs
+	}
+	m, p := ParseMeta(ls.Meta)
+	probs = append(probs, p...)
+	metaPath := ls.Meta.Path
+	at := func(key string) (int, int) { pos := m.Pos[key]; return pos.Line, pos.Col }
+
+	if haveCats {
+		for i, c := range m.Categories {
+			if !knownCats[c] {
+				line, col := at(fmt.Sprintf("categories[%d]", i))
+				probs.Errorf(metaPath, line, col, "unknown category %q; use a slug from categories.yaml or add the category there", c)
+			}
+		}
+	}
+	for variant := range m.Files {
+		if ls.Variants[variant] == nil {
+			line, col := at("files." + variant)
+			probs.Errorf(metaPath, line, col, "files.%s describes %s.svg, which this logo does not have; add the file or remove the entry", variant, variant)
+		}
+	}
+
+	logo := &Logo{
+		Slug:       ls.Slug,
+		Name:       m.Name,
+		Hex:        m.Hex,
+		Categories: m.Categories,
+		Aliases:    m.Aliases,
+		Guidelines: m.Guidelines,
+		Component:  m.Component,
+		Install:    m.Install,
+		MetaPath:   metaPath,
+	}
+	if logo.Component == "" && m.Name != "" {
+		logo.Component = DefaultComponent(m.Name, ls.Slug)
+	}
+	for _, name := range Variants {
+		f := ls.Variants[name]
+		if f == nil {
+			continue
+		}
+		info, p := CheckSVG(f.Path, f.Data, SVGRules{Mono: name == "icon-mono"})
+		probs = append(probs, p...)
+		fm := FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL}
+		if o, ok := m.Files[name]; ok {
+			if o.Source != "" {
+				fm.Source = o.Source
+			}
+			if o.License != "" {
+				// A licence override brings its own URL (or none): the
+				// default's URL describes another licence.
+				fm.License, fm.LicenseURL = o.License, o.LicenseURL
+			} else if o.LicenseURL != "" {
+				fm.LicenseURL = o.LicenseURL
+			}
+		}
+		logo.Variants = append(logo.Variants, &VariantFile{Variant: name, Path: f.Path, Source: f.Data, Info: info, Meta: fm})
+	}
+	probs = append(probs, darkReadability(logo, m)...)
+	if len(probs.Errors()) > 0 {
+		return nil, probs
+	}
+	return logo, probs
+}
+
+// darkReadability warns about logos that vanish on a dark page and have no
+// dark variant, and about an icon that never paints its brand colour.
+func darkReadability(l *Logo, m *Meta) ProblemList {
+	var probs ProblemList
+	if hex, ok := parseColour(l.Hex); ok && l.Variant("icon-dark") == nil {
+		if r := Contrast(hex, DarkBackground); r < MinDarkContrast {
+			pos := m.Pos["hex"]
+			probs.Warnf(l.MetaPath, pos.Line, pos.Col, "brand colour %s has a contrast ratio of %.2f:1 against a dark page (#0D1117), below %.0f:1; add icon-dark.svg, a variant that reads on dark backgrounds", l.Hex, r, MinDarkContrast)
+		}
+	}
+	if w := l.Variant("wordmark"); w != nil && w.Info != nil && l.Variant("wordmark-dark") == nil {
+		for _, p := range w.Info.Paints {
+			if r := Contrast(p.Colour, DarkBackground); r < MinDarkContrast {
+				probs.Warnf(w.Path, p.Pos.Line, p.Pos.Col, "wordmark paints %s, contrast %.2f:1 against a dark page (#0D1117), below %.0f:1; add wordmark-dark.svg, a variant that reads on dark backgrounds", p.Value, r, MinDarkContrast)
+				break
+			}
+		}
+	}
+	if icon := l.Variant("icon"); icon != nil && icon.Info != nil && l.Hex != "" && len(icon.Info.Paints) > 0 {
+		hex, _ := parseColour(l.Hex)
+		found := false
+		for _, p := range icon.Info.Paints {
+			if p.Colour == hex {
+				found = true
+				break
+			}
+		}
+		if !found {
+			pos := m.Pos["hex"]
+			probs.Warnf(l.MetaPath, pos.Line, pos.Col, "icon.svg never paints the brand colour %s (it paints %s); check hex or the artwork", l.Hex, paintList(icon.Info.Paints))
+		}
+	}
+	return probs
+}
+
+func paintList(ps []PaintUse) string {
+	var seen []string
+	for _, p := range ps {
+		v := fmt.Sprintf("#%02X%02X%02X", p.Colour.R, p.Colour.G, p.Colour.B)
+		if !slices.Contains(seen, v) {
+			seen = append(seen, v)
+		}
+		if len(seen) == 4 {
+			break
+		}
+	}
+	return strings.Join(seen, ", ")
+}
+
+// DefaultComponent derives a component name from the display name:
+// "Next.js" gives NextJsIcon, "GitHub" gives GitHubIcon. Names with no
+// ASCII letters fall back to the slug.
+func DefaultComponent(name, slug string) string {
+	p := pascal(name)
+	if p == "" {
+		p = pascal(slug)
+	}
+	if p == "" || !unicode.IsLetter(rune(p[0])) {
+		p = "Logo" + p
+	}
+	return p + "Icon"
+}
+
+// pascal joins the ASCII letter-and-digit words of s, each starting with an
+// upper-case letter, keeping the inner capitals the brand uses.
+func pascal(s string) string {
+	var b strings.Builder
+	upper := true
+	for _, r := range s {
+		switch {
+		case r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if upper {
+				r = unicode.ToUpper(r)
+			}
+			b.WriteRune(r)
+			upper = false
+		default:
+			upper = true
+		}
+	}
+	return b.String()
+}
+
+// parallel runs fn(0..n-1) on up to workers goroutines (0: one per CPU) and
+// stops handing out work once ctx is done.
+func parallel(ctx context.Context, n, workers int, fn func(i int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	defer func() { close(next); wg.Wait() }()
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			return
+		}
+	}
+}

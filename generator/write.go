@@ -1,0 +1,192 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// osLinkError reports a failed two-path system call.
+type osLinkError struct {
+	Op, Old, New string
+	Err          error
+}
+
+func (e *osLinkError) Error() string { return e.Op + " " + e.Old + " " + e.New + ": " + e.Err.Error() }
+func (e *osLinkError) Unwrap() error { return e.Err }
+
+// marker is a file every output tree holds. WriteTree only replaces a
+// folder that has it, so a mistyped -out never swaps away someone's work.
+const marker = "api/logos.json"
+
+// WriteTree writes files as the complete content of dir, atomically: the
+// tree is written to a temporary folder beside dir and swapped in at the
+// end, so a crash or interrupt at any point leaves either the complete old
+// tree or the complete new one. Temporary folders left by a killed build
+// are removed by the next one. An existing dir is replaced only if it looks
+// like an earlier output (it holds api/logos.json) or is empty.
+func WriteTree(ctx context.Context, dir string, files []OutFile) error {
+	dir = filepath.Clean(dir)
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	if base == "." || base == string(filepath.Separator) || base == ".." {
+		return fmt.Errorf("refusing to write the output to %q: name a folder of its own, such as dist", dir)
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockOutput(parent, base)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := cleanLeftovers(parent, base); err != nil {
+		return err
+	}
+	if err := checkReplaceable(dir); err != nil {
+		return err
+	}
+
+	tmp, err := os.MkdirTemp(parent, "."+base+"-tmp-")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
+		return err
+	}
+	if err := writeFiles(ctx, tmp, files); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := swapIn(tmp, dir, parent, base); err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+func writeFiles(ctx context.Context, root string, files []OutFile) error {
+	made := map[string]bool{".": true}
+	for _, f := range files {
+		if !fs.ValidPath(f.Name) || f.Name == "." {
+			return fmt.Errorf("internal error: output name %q is not a clean relative path", f.Name)
+		}
+		d := path.Dir(f.Name)
+		if !made[d] {
+			if err := os.MkdirAll(filepath.Join(root, filepath.FromSlash(d)), 0o755); err != nil {
+				return err
+			}
+			for ; d != "."; d = path.Dir(d) {
+				made[d] = true
+			}
+		}
+	}
+	errs := make([]error, len(files))
+	parallel(ctx, len(files), 0, func(i int) {
+		errs[i] = os.WriteFile(filepath.Join(root, filepath.FromSlash(files[i].Name)), files[i].Data, 0o644)
+	})
+	return errors.Join(errs...)
+}
+
+// swapIn makes tmp the new dir and removes the old tree.
+func swapIn(tmp, dir, parent, base string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return os.Rename(tmp, dir)
+	}
+	ok, err := exchange(tmp, dir)
+	if err != nil {
+		return err
+	}
+	if ok {
+		// tmp now holds the old tree.
+		return os.RemoveAll(tmp)
+	}
+	// No atomic exchange here: two renames, with a moment where dir is
+	// missing. cleanLeftovers puts the old tree back if a crash hits it.
+	old := filepath.Join(parent, "."+base+"-old-"+filepath.Base(tmp)[len(base)+6:])
+	if err := os.Rename(dir, old); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.Rename(old, dir)
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+// cleanLeftovers removes what a killed build left beside dir, restoring the
+// old tree first if the build died between the two renames of swapIn.
+func cleanLeftovers(parent, base string) error {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return err
+	}
+	_, statErr := os.Lstat(filepath.Join(parent, base))
+	missing := errors.Is(statErr, fs.ErrNotExist)
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "."+base+"-old-") && missing:
+			if err := os.Rename(filepath.Join(parent, name), filepath.Join(parent, base)); err != nil {
+				return err
+			}
+			missing = false
+		case strings.HasPrefix(name, "."+base+"-tmp-"), strings.HasPrefix(name, "."+base+"-old-"):
+			if err := os.RemoveAll(filepath.Join(parent, name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkReplaceable(dir string) error {
+	info, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("refusing to replace %s: it is not a folder", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(marker))); err == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("refusing to replace %s: it is not empty and holds no %s, so it is not an earlier build; remove it or choose another -out", dir, marker)
+	}
+	return nil
+}
+
+// lockOutput serialises builds into the same folder (a watch rebuild and a
+// manual one, say), so one never removes the other's temporary tree.
+func lockOutput(parent, base string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(parent, "."+base+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := lockFile(f.Fd()); err != nil && !errors.Is(err, syscall.ENOLCK) {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil
+}
