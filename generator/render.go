@@ -3,8 +3,11 @@ package generator
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"slices"
 	"strings"
+
+	"logoindex/templates"
 )
 
 // DefaultInstallTemplate is the install command of a logo that sets none.
@@ -25,6 +28,9 @@ type RenderOptions struct {
 	// InstallTemplate is the install command for logos that set none;
 	// empty means DefaultInstallTemplate.
 	InstallTemplate string
+	// Templates holds the page and component templates; nil means the
+	// ones embedded from the templates/ folder.
+	Templates fs.FS
 }
 
 // Index is dist/api/logos.json.
@@ -141,9 +147,9 @@ func marshal(v any) ([]byte, error) {
 // no time stamps, no map order.
 func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	base := strings.TrimRight(opts.BaseURL, "/")
-	tmpl := opts.InstallTemplate
-	if tmpl == "" {
-		tmpl = DefaultInstallTemplate
+	installTmpl := opts.InstallTemplate
+	if installTmpl == "" {
+		installTmpl = DefaultInstallTemplate
 	}
 	var files []OutFile
 	add := func(name string, v any) error {
@@ -174,7 +180,7 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 		})
 		install := l.Install
 		if install == "" {
-			install = strings.NewReplacer("{base}", base, "{slug}", l.Slug, "{component}", l.Component).Replace(tmpl)
+			install = strings.NewReplacer("{base}", base, "{slug}", l.Slug, "{component}", l.Component).Replace(installTmpl)
 		}
 		if err := add("api/logos/"+l.Slug+".json", Detail{
 			Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: page, SVG: svgs,
@@ -186,6 +192,19 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	if err := add("api/logos.json", idx); err != nil {
 		return nil, err
 	}
+	tmpl := opts.Templates
+	if tmpl == nil {
+		tmpl = templates.FS
+	}
+	site, err := renderSite(col, opts, tmpl, &idx)
+	if err != nil {
+		return nil, err
+	}
+	registry, err := renderRegistry(col, opts, tmpl)
+	if err != nil {
+		return nil, err
+	}
+	files = append(append(files, site...), registry...)
 	slices.SortFunc(files, func(a, b OutFile) int { return strings.Compare(a.Name, b.Name) })
 	return files, nil
 }
