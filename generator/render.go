@@ -162,6 +162,7 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	}
 
 	idx := Index{Categories: []IndexCategory{}, Logos: []IndexEntry{}}
+	details := make([]Detail, 0, len(col.Logos)) // in the order of col.Logos
 	for _, c := range col.Categories {
 		idx.Categories = append(idx.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
 	}
@@ -182,10 +183,12 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 		if install == "" {
 			install = strings.NewReplacer("{base}", base, "{slug}", l.Slug, "{component}", l.Component).Replace(installTmpl)
 		}
-		if err := add("api/logos/"+l.Slug+".json", Detail{
+		d := Detail{
 			Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: page, SVG: svgs,
 			Component: l.Component, Install: install, Files: fileMeta, Aliases: l.Aliases, Guidelines: l.Guidelines,
-		}); err != nil {
+		}
+		details = append(details, d)
+		if err := add("api/logos/"+l.Slug+".json", d); err != nil {
 			return nil, err
 		}
 	}
@@ -196,7 +199,7 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	if tmpl == nil {
 		tmpl = templates.FS
 	}
-	site, err := renderSite(col, opts, tmpl, &idx)
+	site, err := renderSite(col, opts, tmpl, &idx, details)
 	if err != nil {
 		return nil, err
 	}
