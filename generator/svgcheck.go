@@ -116,6 +116,7 @@ type svgChecker struct {
 
 type elemState struct {
 	name       xml.Name // raw name, prefix in Space
+	line       int
 	ns         map[string]string
 	fillSet    bool // a fill is set here or on an ancestor
 	inMask     bool // inside mask, clipPath, pattern defs: not painted directly
@@ -221,8 +222,12 @@ func (c *svgChecker) check(data []byte) {
 			}
 			stack = append(stack, st)
 		case xml.EndElement:
-			if len(stack) == 0 || stack[len(stack)-1].name != t.Name {
-				c.errorf(pos, "end tag </%s> does not match the open element", rawName(t.Name))
+			if len(stack) == 0 {
+				c.errorf(pos, "is not well-formed XML: end tag </%s> has no start tag", rawName(t.Name))
+				return
+			}
+			if open := stack[len(stack)-1]; open.name != t.Name {
+				c.errorf(pos, "is not well-formed XML: <%s> (line %d) is closed by </%s>", rawName(open.name), open.line, rawName(t.Name))
 				return
 			}
 			stack = stack[:len(stack)-1]
@@ -235,7 +240,7 @@ func (c *svgChecker) check(data []byte) {
 		c.errorf(Pos{}, "holds no <svg> element")
 	} else if len(stack) > 0 {
 		line, col := c.d.InputPos()
-		c.errorf(Pos{line, col}, "ends before <%s> is closed", rawName(stack[len(stack)-1].name))
+		c.errorf(Pos{line, col}, "is not well-formed XML: the file ends before <%s> (line %d) is closed", rawName(stack[len(stack)-1].name), stack[len(stack)-1].line)
 	}
 }
 
@@ -249,7 +254,13 @@ func (c *svgChecker) syntaxError(err error) {
 	}
 	switch {
 	case strings.Contains(msg, "CharsetReader"):
-		c.errorf(Pos{line, col}, "declares an encoding other than UTF-8; save the file as UTF-8")
+		enc := ""
+		if i := strings.IndexByte(msg, '"'); i >= 0 {
+			if j := strings.IndexByte(msg[i+1:], '"'); j >= 0 {
+				enc = msg[i+1 : i+1+j]
+			}
+		}
+		c.errorf(Pos{1, 1}, "declares encoding %q; save the file as UTF-8 and drop the encoding", enc)
 	case strings.Contains(msg, "invalid character entity"):
 		c.errorf(Pos{line, col}, "is not well-formed XML: %s (only &amp; &lt; &gt; &quot; &apos; and numeric references exist without a DOCTYPE)", msg)
 	default:
@@ -259,7 +270,7 @@ func (c *svgChecker) syntaxError(err error) {
 
 // startElement resolves namespaces and checks the element and its attributes.
 func (c *svgChecker) startElement(pos Pos, t xml.StartElement, parent *elemState) *elemState {
-	st := &elemState{name: t.Name}
+	st := &elemState{name: t.Name, line: pos.Line}
 	if parent != nil {
 		st.ns = parent.ns // shared until this element declares a namespace
 		st.fillSet = parent.fillSet
@@ -287,7 +298,7 @@ func (c *svgChecker) startElement(pos Pos, t xml.StartElement, parent *elemState
 		}
 	}
 	space, ok := st.ns[t.Name.Space]
-	if !ok {
+	if !ok && t.Name.Space != "" {
 		c.errorf(pos, "element <%s> uses the undeclared namespace prefix %q", rawName(t.Name), t.Name.Space)
 	}
 	local := strings.ToLower(t.Name.Local)

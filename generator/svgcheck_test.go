@@ -1,0 +1,216 @@
+package generator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// svgDoc wraps body in a valid root.
+func svgDoc(body string) string {
+	return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">` + body + `</svg>`
+}
+
+func TestCheckSVGGood(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		mono bool
+	}{
+		{"simple-icons style", `<svg role="img" viewBox="0 0 24 24" xmlns="http://www.w3.org/2000/svg"><title>GitHub</title><path d="M0 0h24v24H0z"/></svg>`, false},
+		{"xml declaration and comment", `<?xml version="1.0" encoding="UTF-8"?><!-- made by hand -->` + svgDoc(`<path d="M0 0"/>`), false},
+		{"BOM", "\xef\xbb\xbf" + svgDoc(`<path d="M0 0"/>`), false},
+		{"local gradient", svgDoc(`<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient></defs><path fill="url(#g)" d="M0 0"/><use href="#g"/>`), false},
+		{"xlink local", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1"><use xlink:href="#a"/></svg>`, false},
+		{"style element with local url", svgDoc(`<style>.a{fill:url(#g)}</style><path class="a" d="M0 0"/>`), false},
+		{"editor namespaces", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" viewBox="0,0,10,10"><sodipodi:namedview id="n"/><path d="M0 0"/></svg>`, false},
+		{"mono currentColor on root", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0"/><path fill="none" stroke="currentColor" d="M1 1"/></svg>`, true},
+		{"mono currentColor in style", svgDoc(`<path style="fill:currentcolor;stroke:none" d="M0 0"/>`), true},
+		{"mono with style element", svgDoc(`<style>path{fill:currentColor}</style><path d="M0 0"/>`), true},
+		{"mono transparent", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><rect fill="transparent" width="1" height="1"/></svg>`, true},
+		{"fractional viewBox", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 24.25 1e1"><path d="M0 0"/></svg>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, probs := CheckSVG("x.svg", []byte(tc.in), SVGRules{Mono: tc.mono})
+			if len(probs) > 0 {
+				t.Errorf("unexpected problems:\n%s", probs.Error())
+			}
+		})
+	}
+}
+
+// TestCheckSVGRules has one bad input per rule (and per form a rule can
+// take), with the exact messages.
+func TestCheckSVGRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		mono bool
+		want []string
+	}{
+		{"empty", "", false, []string{"x.svg: is empty; it must hold an <svg> element"}},
+		{"white space only", " \n", false, []string{"x.svg: is empty; it must hold an <svg> element"}},
+		{"png", "\x89PNG\r\n\x1a\n\x00\x00", false, []string{"x.svg: is a PNG image, not an SVG; export the logo as SVG"}},
+		{"not UTF-8", svgDoc("<title>caf\xe9</title>"), false, []string{"x.svg:1:71: is not valid UTF-8; save it as UTF-8"}},
+		{"latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?>` + svgDoc(""), false,
+			[]string{`x.svg:1:1: declares encoding "ISO-8859-1"; save the file as UTF-8 and drop the encoding`}},
+		{"not well-formed", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><path d="M0 0"></svg>`, false,
+			[]string{"x.svg:1:74: is not well-formed XML: <path> (line 1) is closed by </svg>"}},
+		{"unclosed", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><g>`, false,
+			[]string{"x.svg:1:62: is not well-formed XML: the file ends before <g> (line 1) is closed"}},
+		{"unknown entity", svgDoc(`<title>&nbsp;</title>`), false,
+			[]string{"x.svg:1:74: is not well-formed XML: invalid character entity &nbsp; (only &amp; &lt; &gt; &quot; &apos; and numeric references exist without a DOCTYPE)"}},
+		{"doctype", `<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">` + svgDoc(""), false,
+			[]string{"x.svg:1:1: DOCTYPE and entity declarations are not allowed; delete the <!DOCTYPE ...> line"}},
+		{"billion laughs", `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">&lol2;</svg>`, false,
+			[]string{"x.svg:1:22: DOCTYPE and entity declarations are not allowed; delete the <!DOCTYPE ...> line"}},
+		{"stylesheet processing instruction", `<?xml-stylesheet href="https://evil.example/x.css"?>` + svgDoc(""), false,
+			[]string{"x.svg:1:1: processing instruction <?xml-stylesheet?> is not allowed; remove it"}},
+		{"html document", `<html><body></body></html>`, false,
+			[]string{"x.svg:1:1: is an HTML document, not an SVG; export the logo as SVG"}},
+		{"valid XML, not SVG", `<root/>`, false,
+			[]string{`x.svg:1:1: root element is <root>; an SVG logo's root is <svg xmlns="http://www.w3.org/2000/svg">`}},
+		{"svg without namespace", `<svg viewBox="0 0 1 1"/>`, false,
+			[]string{`x.svg:1:1: root <svg> is not in the SVG namespace; add xmlns="http://www.w3.org/2000/svg"`}},
+		{"prefixed root", `<x:svg xmlns:x="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>`, false,
+			[]string{`x.svg:1:1: root element <x:svg> uses a namespace prefix; write <svg xmlns="http://www.w3.org/2000/svg"> and drop the prefix`}},
+		{"prefixed child", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:svg="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><svg:path d="M0 0"/></svg>`, false,
+			[]string{"x.svg:1:98: element <svg:path> uses a namespace prefix for SVG; write <path> in the default namespace"}},
+		{"no viewBox", `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="16"/>`, false,
+			[]string{`x.svg:1:1: root <svg> has no viewBox; add viewBox="0 0 <width> <height>", for example viewBox="0 0 24 16" from its width and height`}},
+		{"viewBox three numbers", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24"/>`, false,
+			[]string{`x.svg:1:1: viewBox="0 0 24" must be four numbers: min-x min-y width height`}},
+		{"viewBox zero width", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0 24"/>`, false,
+			[]string{`x.svg:1:1: viewBox="0 0 0 24" must have a positive width and height`}},
+		{"viewBox not numbers", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 a 24"/>`, false,
+			[]string{`x.svg:1:1: viewBox="0 0 a 24" has "a", which is not a number`}},
+		{"script", svgDoc(`<script>alert(1)</script>`), false,
+			[]string{"x.svg:1:61: <script> is not allowed: it can run script; remove it"}},
+		{"SCRIPT upper case", svgDoc(`<SCRIPT>alert(1)</SCRIPT>`), false,
+			[]string{"x.svg:1:61: <SCRIPT> is not allowed: it can run script; remove it"}},
+		{"html script in another namespace", svgDoc(`<h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script>`), false,
+			[]string{"x.svg:1:61: <h:script> is not allowed: it can run script; remove it"}},
+		{"html element", svgDoc(`<h:div xmlns:h="http://www.w3.org/1999/xhtml"/>`), false,
+			[]string{"x.svg:1:61: HTML element <h:div> is not allowed in an SVG logo; remove it"}},
+		{"foreignObject", svgDoc(`<foreignObject><div/></foreignObject>`), false,
+			[]string{"x.svg:1:61: <foreignObject> is not allowed: it can embed HTML; remove it"}},
+		{"image", svgDoc(`<image href="#a"/>`), false,
+			[]string{"x.svg:1:61: <image> is not allowed: it embeds a raster or external image; remove it"}},
+		{"iframe object embed audio video", svgDoc(`<iframe/><object/><embed/><audio/><video/>`), false,
+			[]string{
+				"x.svg:1:61: <iframe> is not allowed: it loads another document; remove it",
+				"x.svg:1:70: <object> is not allowed: it loads another document; remove it",
+				"x.svg:1:79: <embed> is not allowed: it loads another document; remove it",
+				"x.svg:1:87: <audio> is not allowed: it plays media; remove it",
+				"x.svg:1:95: <video> is not allowed: it plays media; remove it",
+			}},
+		{"animation", svgDoc(`<animate/><set/><animateMotion/><animateTransform/>`), false,
+			[]string{
+				"x.svg:1:61: <animate> is not allowed: it animates the logo; remove it",
+				"x.svg:1:71: <set> is not allowed: it animates the logo; remove it",
+				"x.svg:1:77: <animateMotion> is not allowed: it animates the logo; remove it",
+				"x.svg:1:93: <animateTransform> is not allowed: it animates the logo; remove it",
+			}},
+		{"onload", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" onload="alert(1)"/>`, false,
+			[]string{"x.svg:1:1: event handler attribute onload is not allowed on <svg>; remove it"}},
+		{"OnClick mixed case", svgDoc(`<path OnClick="x()" d="M0 0"/>`), false,
+			[]string{"x.svg:1:61: event handler attribute OnClick is not allowed on <path>; remove it"}},
+		{"external href", svgDoc(`<use href="https://evil.example/a.svg#x"/>`), false,
+			[]string{"x.svg:1:61: href=\"https://evil.example/a.svg#x\" on <use> points outside the document; only local references like \"#id\" are allowed"}},
+		{"external xlink:href", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1"><a xlink:href="https://x.example"/></svg>`, false,
+			[]string{"x.svg:1:102: xlink:href=\"https://x.example\" on <a> points outside the document; only local references like \"#id\" are allowed"}},
+		{"javascript href", svgDoc(`<a href="javascript:alert(1)"/>`), false,
+			[]string{"x.svg:1:61: href=\"javascript:alert(1)\" on <a> points outside the document; only local references like \"#id\" are allowed"}},
+		{"JaVaScRiPt with tab entity in another attribute", svgDoc(`<path d="M0 0" data-x="JaVa&#x09;ScRiPt:alert(1)"/>`), false,
+			[]string{"x.svg:1:61: attribute data-x on <path> contains javascript:; remove it"}},
+		{"javascript in text", svgDoc(`<text>javascript:alert(1)</text>`), false,
+			[]string{"x.svg:1:67: text contains javascript:; remove it"}},
+		{"external url in fill attribute", svgDoc(`<path fill="url(https://evil.example/p.svg#g)" d="M0 0"/>`), false,
+			[]string{"x.svg:1:61: attribute fill has url(https://evil.example/p.svg#g), which points outside the document; only local references like url(#gradient) are allowed"}},
+		{"external url in style attribute", svgDoc(`<path style="fill:url('//evil.example/p.svg#g')" d="M0 0"/>`), false,
+			[]string{"x.svg:1:61: style attribute has url(//evil.example/p.svg#g), which points outside the document; only local references like url(#gradient) are allowed"}},
+		{"external url in style element", svgDoc(`<style>path{fill:url("https://evil.example/g")}</style>`), false,
+			[]string{"x.svg:1:68: <style> has url(https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
+		{"escaped url in style element", svgDoc(`<style>path{background:u\72l(https://evil.example/g)}</style>`), false,
+			[]string{"x.svg:1:68: <style> has url(https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
+		{"url split by comment", svgDoc(`<style>path{fill:url(/**/https://evil.example/g)}</style>`), false,
+			[]string{"x.svg:1:68: <style> has url(https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
+		{"import in style element", svgDoc(`<style>@import "https://evil.example/x.css";</style>`), false,
+			[]string{"x.svg:1:68: <style> uses @import: @import loads another stylesheet; remove it"}},
+		{"IMPORT in CDATA", svgDoc(`<style><![CDATA[@IMPORT url(x.css);]]></style>`), false,
+			[]string{
+				"x.svg:1:68: <style> has url(x.css), which points outside the document; only local references like url(#gradient) are allowed",
+				"x.svg:1:68: <style> uses @import: @import loads another stylesheet; remove it",
+			}},
+		{"javascript url in style", svgDoc(`<style>a{background:url(javascript:alert(1))}</style>`), false,
+			[]string{
+				"x.svg:1:68: <style> contains javascript:; remove it",
+				"x.svg:1:68: <style> has url(javascript:alert(1), which points outside the document; only local references like url(#gradient) are allowed",
+			}},
+		{"image-set in style attribute", svgDoc(`<path style="fill:red;background:image-set('a.png' 1x)" d="M0 0"/>`), false,
+			[]string{"x.svg:1:61: style attribute uses image-set: image-set() loads images; remove it"}},
+		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxSVGDepth+5) + strings.Repeat("</g>", MaxSVGDepth+5)), false,
+			[]string{"x.svg:1:358: elements are nested more than 100 levels deep; flatten the groups"}},
+		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxSVGElements+1)), false,
+			[]string{"x.svg:1:80057: has more than 20000 elements; simplify the artwork"}},
+		{"two roots", svgDoc("") + svgDoc(""), false,
+			[]string{"x.svg:1:67: a second root element <svg>; an SVG file holds one <svg> element"}},
+		{"text outside root", svgDoc("") + "hello", false,
+			[]string{"x.svg:1:67: text outside the <svg> element; remove it"}},
+		{"duplicate attribute", svgDoc(`<path d="M0 0" d="M1 1"/>`), false,
+			[]string{"x.svg:1:61: attribute d appears twice on <path>; keep one"}},
+		{"undeclared prefix", svgDoc(`<x:thing/>`), false,
+			[]string{"x.svg:1:61: element <x:thing> uses the undeclared namespace prefix \"x\""}},
+		{"xml:space preserve with runs", svgDoc(`<text xml:space="preserve">a  b</text>`), false,
+			[]string{"x.svg:1:88: text under xml:space=\"preserve\" has spaces that the optimiser would collapse; convert the text to paths or remove the extra spaces"}},
+		{"mono with brand colour", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="#181717"><path d="M0 0"/></svg>`, true,
+			[]string{"x.svg:1:1: icon-mono paints fill: #181717; every paint must be currentColor, none or transparent"}},
+		{"mono stroke in style", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><path style="stroke:red" d="M0 0"/></svg>`, true,
+			[]string{"x.svg:1:79: icon-mono paints stroke: red; every paint must be currentColor, none or transparent"}},
+		{"mono stop-color in style element", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><style>stop{stop-color:#fff}</style></svg>`, true,
+			[]string{"x.svg:1:86: icon-mono paints stop-color: #fff in <style>; every paint must be currentColor, none or transparent"}},
+		{"mono flood and lighting colour", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><feFlood flood-color="red"/><feDiffuseLighting lighting-color="blue"/></svg>`, true,
+			[]string{
+				"x.svg:1:79: icon-mono paints flood-color: red; every paint must be currentColor, none or transparent",
+				"x.svg:1:107: icon-mono paints lighting-color: blue; every paint must be currentColor, none or transparent",
+			}},
+		{"mono gradient fill", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><path fill="url(#g)" d="M0 0"/></svg>`, true,
+			[]string{"x.svg:1:59: icon-mono paints fill: url(#g); every paint must be currentColor, none or transparent"}},
+		{"mono default black", svgDoc(`<g><path d="M0 0"/><path d="M1 1"/></g>`), true,
+			[]string{"x.svg:1:64: <path> has no fill, so it paints black; set fill=\"currentColor\" on the root <svg>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, probs := CheckSVG("x.svg", []byte(tc.in), SVGRules{Mono: tc.mono})
+			probs.Sort()
+			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckSVGInfo(t *testing.T) {
+	src := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 12"><title>T</title><style>.a{stroke:#ff0000}</style><mask id="m"><rect fill="#fff"/></mask><path d="M0 0"/><path stroke="rgb(0,0,255)" fill="lime"/></svg>`
+	info, probs := CheckSVG("x.svg", []byte(src), SVGRules{})
+	if len(probs) > 0 {
+		t.Fatalf("unexpected problems:\n%s", probs.Error())
+	}
+	want := &SVGInfo{
+		ViewBox:  [4]float64{0, 0, 24, 12},
+		HasTitle: true,
+		RootEnd:  60,
+		Paints: []PaintUse{
+			{Value: "#ff0000", Colour: RGB{255, 0, 0}, Pos: Pos{1, 84}},
+			{Value: "(default black)", Colour: RGB{}, Pos: Pos{1, 149}},
+			{Value: "rgb(0,0,255)", Colour: RGB{0, 0, 255}, Pos: Pos{1, 165}},
+			{Value: "lime", Colour: RGB{0, 255, 0}, Pos: Pos{1, 165}},
+		},
+	}
+	if diff := cmp.Diff(want, info); diff != "" {
+		t.Errorf("SVGInfo mismatch (-want +got):\n%s", diff)
+	}
+	if got := src[:info.RootEnd]; !strings.HasSuffix(got, `viewBox="0 0 24 12">`) {
+		t.Errorf("RootEnd does not end the root start tag: %q", got)
+	}
+}
