@@ -61,7 +61,10 @@ func Load(fsys fs.FS, dir string) (*Source, ProblemList) {
 	}
 
 	src := &Source{}
-	seenFold := map[string]string{} // lower-cased slug -> first folder name
+	names := map[string]bool{}
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
 	for _, e := range entries {
 		name := e.Name()
 		switch {
@@ -77,15 +80,14 @@ func Load(fsys fs.FS, dir string) (*Source, ProblemList) {
 			probs.Errorf(display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml and one folder per logo")
 		default:
 			if msg := CheckSlug(name); msg != "" {
+				if lower := strings.ToLower(name); lower != name && names[lower] {
+					// Two folders a case-insensitive file system (macOS,
+					// Windows) cannot hold side by side.
+					msg = fmt.Sprintf("folder name differs from %q only in case; slugs are lower case: merge the two folders", lower)
+				}
 				probs.Errorf(display(name), 0, 0, "%s", msg)
 				continue
 			}
-			fold := strings.ToLower(name)
-			if first, ok := seenFold[fold]; ok {
-				probs.Errorf(display(name), 0, 0, "folder name differs from %q only in case; slugs must be unique on every file system", first)
-				continue
-			}
-			seenFold[fold] = name
 			src.Logos = append(src.Logos, loadLogo(fsys, dir, name, &probs))
 		}
 	}
@@ -251,16 +253,14 @@ func describeFSError(err error) string {
 	return err.Error()
 }
 
+// formatSize prints limits in round units and other sizes in bytes, so a
+// file one byte over a limit never reads as equal to it.
 func formatSize(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

@@ -1,0 +1,214 @@
+package generator
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const (
+	testCategories = "- {slug: devtools, name: Developer tools}\n- {slug: social, name: Social}\n"
+	testIcon       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><title>X</title><path d="M0 0h24v24H0z"/></svg>`
+	testMono       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0h24v24H0z"/></svg>`
+)
+
+func testMeta(name, hex string) string {
+	return "name: " + name + "\nhex: \"" + hex + "\"\ncategories: [devtools]\nsource: https://example.com/press\nlicense: CC0-1.0\n"
+}
+
+// testTree is a valid source tree with two logos, for tests to break.
+func testTree() fstest.MapFS {
+	return fstest.MapFS{
+		"categories.yaml":      {Data: []byte(testCategories)},
+		"gitlab/logo.yaml":     {Data: []byte(testMeta("GitLab", "#FC6D26"))},
+		"gitlab/icon.svg":      {Data: []byte(testIcon)},
+		"gitlab/icon-mono.svg": {Data: []byte(testMono)},
+		"gitea/logo.yaml":      {Data: []byte(testMeta("Gitea", "#FC6D26"))},
+		"gitea/icon.svg":       {Data: []byte(testIcon)},
+	}
+}
+
+func TestLoadGood(t *testing.T) {
+	src, probs := Load(testTree(), "src")
+	if len(probs) > 0 {
+		t.Fatalf("unexpected problems:\n%s", probs.Error())
+	}
+	var got []string
+	for _, l := range src.Logos {
+		var vs []string
+		for _, v := range Variants {
+			if f := l.Variants[v]; f != nil {
+				vs = append(vs, f.Path)
+			}
+		}
+		got = append(got, l.Slug+" "+l.Meta.Path+" "+strings.Join(vs, ","))
+	}
+	want := []string{
+		"gitea src/gitea/logo.yaml src/gitea/icon.svg",
+		"gitlab src/gitlab/logo.yaml src/gitlab/icon.svg,src/gitlab/icon-mono.svg",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("logos mismatch (-want +got):\n%s", diff)
+	}
+	if src.Categories == nil || src.Categories.Path != "src/categories.yaml" {
+		t.Errorf("categories not loaded: %+v", src.Categories)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(fstest.MapFS)
+		want   []string
+	}{
+		{"unexpected files", func(m fstest.MapFS) {
+			m["gitlab/icon_dark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+			m["gitlab/Icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+			m["gitlab/notes.txt"] = &fstest.MapFile{Data: []byte("hi")}
+			m["gitlab/logo.yml"] = &fstest.MapFile{Data: []byte("hi")}
+		}, []string{
+			"src/gitlab/Icon.svg: unexpected file; did you mean icon.svg? a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg",
+			"src/gitlab/icon_dark.svg: unexpected file; did you mean icon-dark.svg? a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg",
+			"src/gitlab/logo.yml: unexpected file; did you mean logo.yaml? a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg",
+			"src/gitlab/notes.txt: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg",
+		}},
+		{"missing icon and logo.yaml", func(m fstest.MapFS) {
+			delete(m, "gitlab/icon.svg")
+			delete(m, "gitlab/logo.yaml")
+		}, []string{
+			"src/gitlab/icon.svg: missing; every logo needs icon.svg",
+			"src/gitlab/logo.yaml: missing; every logo folder needs a logo.yaml (run: logoindex new gitlab -name ... -hex ... -category ...)",
+		}},
+		{"bad slugs", func(m fstest.MapFS) {
+			for _, dir := range []string{"GitHub", "git.hub", "..hidden", "git hub", "git--hub", "gіthub" /* Cyrillic і */, strings.Repeat("a", 65)} {
+				m[dir+"/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("X", "#000000"))}
+			}
+		}, []string{
+			`src/..hidden: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "hidden"`,
+			`src/GitHub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "github"`,
+			"src/" + strings.Repeat("a", 65) + ": folder name is 65 characters; a slug has at most 64",
+			`src/git hub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "git-hub"`,
+			`src/git--hub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "git-hub"`,
+			`src/git.hub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "git-hub"`,
+			`src/gіthub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "g-thub"`,
+		}},
+		{"symlinks are refused", func(m fstest.MapFS) {
+			m["linked"] = &fstest.MapFile{Data: []byte("/etc"), Mode: fs.ModeSymlink}
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte("../../secret.svg"), Mode: fs.ModeSymlink}
+		}, []string{
+			"src/gitlab/wordmark.svg: is a symbolic link; links are never followed: replace it with the real file",
+			"src/linked: is a symbolic link; links are never followed: replace it with the real folder or file",
+		}},
+		{"logo.yaml is a folder", func(m fstest.MapFS) {
+			delete(m, "gitlab/logo.yaml")
+			m["gitlab/logo.yaml/x"] = &fstest.MapFile{Data: []byte("x")}
+		}, []string{"src/gitlab/logo.yaml: is a folder; logo.yaml must be a file"}},
+		{"sub-folder", func(m fstest.MapFS) {
+			m["gitlab/old/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+		}, []string{"src/gitlab/old: unexpected folder; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg"}},
+		{"stray file at the top", func(m fstest.MapFS) {
+			m["README.md"] = &fstest.MapFile{Data: []byte("x")}
+		}, []string{"src/README.md: unexpected file; the source folder holds only categories.yaml and one folder per logo"}},
+		{"folders differing only in case", func(m fstest.MapFS) {
+			m["GitLab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("X", "#000000"))}
+		}, []string{`src/GitLab: folder name differs from "gitlab" only in case; slugs are lower case: merge the two folders`}},
+		{"no categories.yaml", func(m fstest.MapFS) {
+			delete(m, "categories.yaml")
+		}, []string{"src/categories.yaml: missing; create it with the list of categories (- {slug: devtools, name: Developer tools})"}},
+		{"oversized files", func(m fstest.MapFS) {
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: make([]byte, MaxSVGSize+1)}
+			m["gitlab/logo.yaml"] = &fstest.MapFile{Data: make([]byte, 10<<20)}
+		}, []string{
+			"src/gitlab/logo.yaml: is 10 MiB; the limit is 64 KiB",
+			"src/gitlab/wordmark.svg: is 262145 bytes; the limit is 256 KiB",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testTree()
+			tc.change(m)
+			_, probs := Load(m, "src")
+			probs.Sort()
+			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestValidateRules covers the checks that need the whole logo: categories,
+// file overrides, components and the dark-background warnings.
+func TestValidateRules(t *testing.T) {
+	dark := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#181717"><path d="M0 0h24v24H0z"/></svg>`
+	light := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FFFFFF"><path d="M0 0h24v24H0z"/></svg>`
+	wordmarkBlack := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 24"><path fill="#FC6D26" d="M0 0h24v24H0z"/><text x="30" y="20">GitLab</text></svg>`
+	for _, tc := range []struct {
+		name   string
+		change func(fstest.MapFS)
+		want   []string
+	}{
+		{"valid tree", func(fstest.MapFS) {}, nil},
+		{"unknown category", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(strings.Replace(testMeta("GitLab", "#FC6D26"), "[devtools]", "[devtools, dev-tools]", 1))
+		}, []string{`src/gitlab/logo.yaml:3:24: unknown category "dev-tools"; use a slug from categories.yaml or add the category there`}},
+		{"override for a missing file", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark: {license: MIT}\n")
+		}, []string{"src/gitlab/logo.yaml:7:3: files.wordmark describes wordmark.svg, which this logo does not have; add the file or remove the entry"}},
+		{"duplicate component", func(m fstest.MapFS) {
+			m["gitea/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26"))
+		}, []string{"src/gitlab/logo.yaml: component name GitLabIcon is also gitea's; set component: to a unique name (for example GitlabIcon)"}},
+		{"dark brand colour without icon-dark", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#181717"))
+			m["gitlab/icon.svg"].Data = []byte(dark)
+		}, []string{"src/gitlab/logo.yaml:2:6: warning: brand colour #181717 has a contrast ratio of 1.06:1 against a dark page (#0D1117), below 3:1; add icon-dark.svg, a variant that reads on dark backgrounds"}},
+		{"dark brand colour with icon-dark", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#181717"))
+			m["gitlab/icon.svg"].Data = []byte(dark)
+			m["gitlab/icon-dark.svg"] = &fstest.MapFile{Data: []byte(light)}
+		}, nil},
+		{"wordmark black text without wordmark-dark", func(m fstest.MapFS) {
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(wordmarkBlack)}
+		}, []string{"src/gitlab/wordmark.svg:1:102: warning: wordmark paints (default black), contrast 1.11:1 against a dark page (#0D1117), below 3:1; add wordmark-dark.svg, a variant that reads on dark backgrounds"}},
+		{"wordmark with wordmark-dark", func(m fstest.MapFS) {
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(wordmarkBlack)}
+			m["gitlab/wordmark-dark.svg"] = &fstest.MapFile{Data: []byte(light)}
+		}, nil},
+		{"icon never paints the brand colour", func(m fstest.MapFS) {
+			m["gitlab/icon.svg"].Data = []byte(light)
+		}, []string{"src/gitlab/logo.yaml:2:6: warning: icon.svg never paints the brand colour #FC6D26 (it paints #FFFFFF); check hex or the artwork"}},
+		{"every problem of every logo at once", func(m fstest.MapFS) {
+			m["gitlab/icon.svg"].Data = []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" onload="x()"><script/></svg>`)
+			m["gitlab/icon-mono.svg"].Data = []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="red"/>`)
+			m["gitea/logo.yaml"].Data = []byte(strings.Replace(testMeta("Gitea", "#FC6D26"), "CC0-1.0", "Apache 2.0", 1))
+		}, []string{
+			`src/gitea/logo.yaml:5:10: license "Apache 2.0" is not an SPDX identifier; did you mean "Apache-2.0"?`,
+			"src/gitlab/icon-mono.svg:1:1: icon-mono paints fill: red; every paint must be currentColor, none or transparent",
+			"src/gitlab/icon.svg:1:1: event handler attribute onload is not allowed on <svg>; remove it",
+			"src/gitlab/icon.svg:1:72: <script> is not allowed: it can run script; remove it",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testTree()
+			tc.change(m)
+			_, err := Build(context.Background(), m, Options{Dir: "src"})
+			var got []string
+			switch e := err.(type) {
+			case nil:
+			case ProblemList:
+				got = problemStrings(e)
+			default:
+				t.Fatalf("Build: %v", err)
+			}
+			if err == nil {
+				res, _ := Build(context.Background(), m, Options{Dir: "src"})
+				got = problemStrings(res.Warnings)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
