@@ -76,7 +76,7 @@ type PaintUse struct {
 // SVGInfo is what CheckSVG learns about a file it accepts.
 type SVGInfo struct {
 	ViewBox  [4]float64
-	HasTitle bool // a <title> is the first element inside the root
+	HasTitle bool // a <title> is a child of the root
 	// RootEnd is the byte offset just after the root start tag, where a
 	// <title> can be inserted.
 	RootEnd int
@@ -217,7 +217,7 @@ func (c *svgChecker) check(data []byte) {
 					return
 				}
 				c.info.RootEnd = int(c.d.InputOffset())
-			} else if elements == 2 && t.Name.Space == "" && t.Name.Local == "title" {
+			} else if len(stack) == 1 && t.Name.Space == "" && t.Name.Local == "title" {
 				c.info.HasTitle = true
 			}
 			stack = append(stack, st)
