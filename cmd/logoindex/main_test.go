@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// writeFiles creates files under dir; names are slash-separated.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const (
+	icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><path d="M0 0h24v24H0z"/></svg>`
+	mono = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0h24v24H0z"/></svg>`
+)
+
+func goodSource() map[string]string {
+	return map[string]string{
+		"source-logos/categories.yaml":      "- {slug: devtools, name: Developer tools}\n",
+		"source-logos/gitlab/logo.yaml":     "name: GitLab\nhex: \"#FC6D26\"\ncategories: [devtools]\nsource: https://about.gitlab.com/press/\nlicense: CC0-1.0\n",
+		"source-logos/gitlab/icon.svg":      icon,
+		"source-logos/gitlab/icon-mono.svg": mono,
+	}
+}
+
+// inTempDir runs the test in a fresh working directory holding files.
+func inTempDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	t.Chdir(dir)
+	return dir
+}
+
+// runCmd runs the program and returns its exit status and output.
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	code = exitCode(err, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestBuildWritesTree(t *testing.T) {
+	dir := inTempDir(t, goodSource())
+	code, stdout, stderr := runCmd("build", "-base-url", "https://logos.example.com/")
+	if code != 0 {
+		t.Fatalf("build exit %d, stderr:\n%s", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "built 1 logos (") || stderr != "" {
+		t.Errorf("stdout %q, stderr %q", stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "dist/api/logos/gitlab.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"icon":"https://logos.example.com/logos/gitlab/icon.svg"`)) {
+		t.Errorf("the trailing slash of -base-url must be dropped: %s", b)
+	}
+	for _, f := range []string{"dist/logos/gitlab/icon.svg", "dist/logos/gitlab/icon-mono.svg", "dist/api/logos.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestCheckReportsEveryProblem is the done-when of the generator issue: a
+// broken logo prints every problem with its position and exits 1.
+func TestCheckReportsEveryProblem(t *testing.T) {
+	files := goodSource()
+	files["source-logos/gitlab/logo.yaml"] = "name: GitLab\nhex: #FC6D26\ncategories: [devtools, nope]\nsource: about.gitlab.com\nlicense: Apache 2.0\n"
+	files["source-logos/gitlab/icon-mono.svg"] = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><script>alert(1)</script></svg>`
+	files["source-logos/gitlab/icon_dark.svg"] = icon
+	inTempDir(t, files)
+	code, stdout, stderr := runCmd("check")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	want := []string{
+		`source-logos/gitlab/icon-mono.svg:1:1: icon-mono paints fill: #FC6D26; every paint must be currentColor, none or transparent`,
+		`source-logos/gitlab/icon-mono.svg:1:76: <script> is not allowed: it can run script; remove it`,
+		`source-logos/gitlab/icon_dark.svg: unexpected file; did you mean icon-dark.svg? a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg`,
+		`source-logos/gitlab/logo.yaml:2:5: hex is empty: in YAML an unquoted # starts a comment; quote the value: hex: "#FC6D26"`,
+		`source-logos/gitlab/logo.yaml:3:24: unknown category "nope"; use a slug from categories.yaml or add the category there`,
+		`source-logos/gitlab/logo.yaml:4:9: source "about.gitlab.com" is not an absolute http(s) URL; write it in full, starting with https://`,
+		`source-logos/gitlab/logo.yaml:5:10: license "Apache 2.0" is not an SPDX identifier; did you mean "Apache-2.0"?`,
+	}
+	if diff := cmp.Diff(want, strings.Split(strings.TrimSpace(stderr), "\n")); diff != "" {
+		t.Errorf("stderr mismatch (-want +got):\n%s", diff)
+	}
+	if stdout != "" {
+		t.Errorf("stdout = %q, want nothing", stdout)
+	}
+}
+
+func TestCheckGitHubFormat(t *testing.T) {
+	files := goodSource()
+	files["source-logos/gitlab/logo.yaml"] = strings.Replace(files["source-logos/gitlab/logo.yaml"], "CC0-1.0", "mit", 1)
+	inTempDir(t, files)
+	code, _, stderr := runCmd("check", "-format", "github")
+	want := "::error file=source-logos/gitlab/logo.yaml,line=5,col=10::license \"mit\" is not an SPDX identifier; did you mean \"MIT\"?\n"
+	if code != 1 || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+}
+
+func TestStrictFailsOnWarnings(t *testing.T) {
+	files := goodSource()
+	files["source-logos/gitlab/logo.yaml"] = strings.Replace(files["source-logos/gitlab/logo.yaml"], "#FC6D26", "#181717", 1)
+	files["source-logos/gitlab/icon.svg"] = strings.Replace(icon, "#FC6D26", "#181717", 1)
+	inTempDir(t, files)
+	wantWarning := "source-logos/gitlab/logo.yaml:2:6: warning: brand colour #181717 has a contrast ratio of 1.06:1 against a dark page (#0D1117), below 3:1; add icon-dark.svg, a variant that reads on dark backgrounds\n"
+
+	code, stdout, stderr := runCmd("check")
+	if code != 0 || stderr != wantWarning || stdout != "checked 1 logos: no errors (1 warning)\n" {
+		t.Errorf("check: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = runCmd("check", "-strict")
+	if code != 1 || stderr != wantWarning+"logoindex: 1 warnings and -strict is set\n" {
+		t.Errorf("check -strict: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd("check", "-strict", "-format", "github")
+	if code != 1 || !strings.HasPrefix(stderr, "::warning file=source-logos/gitlab/logo.yaml,line=2,col=6::brand colour #181717") {
+		t.Errorf("check -strict -format github: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestFailedBuildLeavesDistUntouched breaks a logo after a good build and
+// checks that the second build writes nothing at all.
+func TestFailedBuildLeavesDistUntouched(t *testing.T) {
+	dir := inTempDir(t, goodSource())
+	if code, _, stderr := runCmd("build"); code != 0 {
+		t.Fatalf("first build: %s", stderr)
+	}
+	before := snapshot(t, filepath.Join(dir, "dist"))
+	writeFiles(t, dir, map[string]string{
+		"source-logos/gitlab/icon.svg":     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><image href="https://x.example/a.png"/></svg>`,
+		"source-logos/newlogo/logo.yaml":   "name: New\n",
+		"source-logos/categories.yaml":     "- {slug: devtools, name: Developer tools}\n- {slug: more, name: More}\n",
+		"source-logos/gitlab/wordmark.svg": icon,
+	})
+	code, _, stderr := runCmd("build")
+	if code != 1 || !strings.Contains(stderr, "source-logos/gitlab/icon.svg:1:61: <image> is not allowed") {
+		t.Fatalf("second build: exit %d, stderr:\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(before, snapshot(t, filepath.Join(dir, "dist"))); diff != "" {
+		t.Errorf("dist changed after a failed build (-before +after):\n%s", diff)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".dist-") {
+			t.Errorf("temporary folder left behind: %s", e.Name())
+		}
+	}
+}
+
+// snapshot maps every file under dir to its content and mode.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, _ := d.Info()
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			out[rel+"/"] = info.Mode().String()
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		out[rel] = info.Mode().String() + " " + info.ModTime().String() + " " + string(b)
+		return nil
+	})
+	return out
+}
+
+func TestUsageErrors(t *testing.T) {
+	inTempDir(t, goodSource())
+	for _, tc := range []struct {
+		args []string
+		want string // in stderr
+	}{
+		{nil, "usage:"},
+		{[]string{"frobnicate"}, `logoindex: unknown command "frobnicate"`},
+		{[]string{"build", "-nope"}, "flag provided but not defined: -nope"},
+		{[]string{"build", "extra"}, `logoindex: build takes no arguments, got ["extra"]`},
+		{[]string{"check", "-format", "xml"}, `logoindex: -format must be text or github, not "xml"`},
+		{[]string{"build", "-base-url", "logos.example.com"}, `logoindex: -base-url "logos.example.com" must be an absolute http(s) URL without query or fragment, such as https://logos.example.com`},
+		{[]string{"check", "-src", "missing"}, "logoindex: -src missing is not a folder"},
+		{[]string{"new"}, "logoindex: new takes exactly one slug"},
+		{[]string{"new", "acme"}, "logoindex: new needs -category, -hex, -name"},
+	} {
+		code, _, stderr := runCmd(tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	if code, stdout, _ := runCmd("help"); code != 0 || !strings.Contains(stdout, "logoindex build") {
+		t.Errorf("help: exit %d, stdout %q", code, stdout)
+	}
+	if code, _, stderr := runCmd("build", "-h"); code != 0 || !strings.Contains(stderr, "-base-url") {
+		t.Errorf("build -h: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestRefusesToReplaceForeignOut(t *testing.T) {
+	dir := inTempDir(t, goodSource())
+	writeFiles(t, dir, map[string]string{"work/notes.txt": "mine"})
+	code, _, stderr := runCmd("build", "-out", "work")
+	if code != 1 || !strings.Contains(stderr, "refusing to replace work") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}

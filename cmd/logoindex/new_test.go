@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNewScaffoldFillCheckBuild follows the README's contributor steps.
+func TestNewScaffoldFillCheckBuild(t *testing.T) {
+	dir := inTempDir(t, goodSource())
+	code, stdout, stderr := runCmd("new", "acme-corp", "-name", "Acme Corp", "-hex", "ff5500", "-category", "devtools")
+	if code != 0 {
+		t.Fatalf("new: exit %d, stderr %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "created source-logos/acme-corp/logo.yaml") {
+		t.Errorf("stdout %q", stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "source-logos/acme-corp/logo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# yaml-language-server: $schema=../../generator/schema/logo.schema.json",
+		`name: "Acme Corp"`, `hex: "#FF5500"`, "categories: [devtools]", `source: ""`, `license: ""`,
+		"# guidelines:", "# aliases:", "# files:", "# component: AcmeCorpIcon", "# install:",
+	} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("scaffold lacks %q:\n%s", want, data)
+		}
+	}
+
+	// Unfilled, check names exactly what is left to do.
+	writeFiles(t, dir, map[string]string{"source-logos/acme-corp/icon.svg": icon})
+	code, _, stderr = runCmd("check")
+	if code != 1 || !strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:11:9: source is empty; give it a value or remove the key") ||
+		!strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:13:10: license is empty; give it a value or remove the key") {
+		t.Errorf("check of the scaffold: exit %d, stderr:\n%s", code, stderr)
+	}
+
+	// Filled in, it builds.
+	filled := strings.Replace(string(data), `source: ""`, "source: https://acme.example/press", 1)
+	filled = strings.Replace(filled, `license: ""`, "license: CC0-1.0", 1)
+	writeFiles(t, dir, map[string]string{
+		"source-logos/acme-corp/logo.yaml": filled,
+		"source-logos/acme-corp/icon.svg":  strings.Replace(icon, "#FC6D26", "#FF5500", 1),
+	})
+	if code, _, stderr := runCmd("check", "-strict"); code != 0 {
+		t.Fatalf("check after filling in: exit %d, stderr:\n%s", code, stderr)
+	}
+	if code, stdout, stderr := runCmd("build"); code != 0 || !strings.HasPrefix(stdout, "built 2 logos") {
+		t.Fatalf("build: exit %d, %s %s", code, stdout, stderr)
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	inTempDir(t, goodSource())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new", "gitlab", "-name", "GitLab", "-hex", "#FC6D26", "-category", "devtools"}, "logoindex: source-logos/gitlab already exists; edit its logo.yaml instead"},
+		{[]string{"new", "Acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "Acme": folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "acme"`},
+		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D2", "-category", "devtools"}, `logoindex: hex "#FC6D2" is not a colour`},
+		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "tools"}, `logoindex: unknown category "tools"; the categories are devtools`},
+	} {
+		code, _, stderr := runCmd(tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat("source-logos/acme"); !os.IsNotExist(err) {
+		t.Errorf("a refused new must create nothing: %v", err)
+	}
+}
