@@ -3,8 +3,8 @@ package generator
 import (
 	"bytes"
 	"context"
-	"flag"
 	"encoding/json"
+	"flag"
 	"io/fs"
 	"maps"
 	"os"
