@@ -176,6 +176,11 @@ func CheckSlug(name string) string {
 	case slugRE.MatchString(name):
 		return ""
 	}
+	for _, r := range name {
+		if r >= 0x80 {
+			return fmt.Sprintf("folder name has the non-ASCII character %q (U+%04X); slugs use only a-z, 0-9 and hyphens, and look-alike letters are refused", r, r)
+		}
+	}
 	want := suggestSlug(name)
 	if want != "" && want != name {
 		return fmt.Sprintf("folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to %q", want)

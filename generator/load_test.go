@@ -94,7 +94,7 @@ func TestLoadErrors(t *testing.T) {
 			`src/git hub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "git-hub"`,
 			`src/git--hub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "git-hub"`,
 			`src/git.hub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "git-hub"`,
-			`src/gіthub: folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "g-thub"`,
+			`src/gіthub: folder name has the non-ASCII character 'і' (U+0456); slugs use only a-z, 0-9 and hyphens, and look-alike letters are refused`,
 		}},
 		{"symlinks are refused", func(m fstest.MapFS) {
 			m["linked"] = &fstest.MapFile{Data: []byte("/etc"), Mode: fs.ModeSymlink}

@@ -357,7 +357,7 @@ func (r *metaReader) text(k, v *yaml.Node, what string) string {
 		r.errorf(v, "%s is %d characters; the limit is %d", what, utf8.RuneCountInString(s), maxTextLen)
 		return ""
 	case strings.ContainsAny(s, "\r\n\t") || hasControl(s):
-		r.errorf(v, "%s must be one line of text without control characters", what)
+		r.errorf(v, "%s must be one line of text without control or bidirectional-override characters", what)
 		return ""
 	}
 	return s

@@ -171,6 +171,10 @@ func (c *svgChecker) check(data []byte) {
 				return
 			}
 		case xml.Directive:
+			if f := strings.Fields(strings.ToLower(string(t))); len(f) > 1 && f[0] == "doctype" && f[1] == "html" {
+				c.errorf(pos, "is an HTML document, not an SVG; export the logo as SVG")
+				return
+			}
 			c.errorf(pos, "DOCTYPE and entity declarations are not allowed; delete the <!%s ...> line", firstWord(string(t)))
 			return
 		case xml.Comment:

@@ -1,0 +1,174 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// TestBadInputCorpus builds every case under testdata/bad/<case>/src and
+// compares the problems with testdata/bad/<case>/want.txt (-update rewrites
+// them; read the diff before committing). Every case must fail with errors
+// that name a file, and produce no output.
+func TestBadInputCorpus(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/bad/*")
+	if len(dirs) < 60 {
+		t.Fatalf("the corpus has %d cases, want at least 60", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			root, err := os.OpenRoot(filepath.Join(dir, "src"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			got := buildProblems(t, root.FS())
+			wantFile := filepath.Join(dir, "want.txt")
+			if *update {
+				if err := os.WriteFile(wantFile, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(wantFile)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("problems differ from %s:\ngot:\n%s\nwant:\n%s", wantFile, got, want)
+			}
+		})
+	}
+}
+
+// buildProblems builds fsys, which must fail, and returns its problems, one
+// a line. It fails the test if the build succeeds, takes too long, or
+// reports a problem without a path.
+func buildProblems(t *testing.T, fsys fs.FS) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := Build(ctx, fsys, Options{Dir: "src"})
+	if err == nil {
+		t.Fatalf("build succeeded with %d files; every corpus case must be refused", len(res.Files))
+	}
+	var probs ProblemList
+	if !errors.As(err, &probs) {
+		t.Fatalf("build failed without problems: %v", err)
+	}
+	if len(probs.Errors()) == 0 {
+		t.Fatal("no errors, only warnings")
+	}
+	for _, p := range probs {
+		if !strings.HasPrefix(p.Path, "src") || p.Msg == "" {
+			t.Errorf("problem without a path or message: %#v", p)
+		}
+	}
+	return probs.Error() + "\n"
+}
+
+// TestGeneratedBadInput covers the cases too large or too odd to commit:
+// huge files, links out of the tree and in a loop, unreadable files.
+func TestGeneratedBadInput(t *testing.T) {
+	base := func(t *testing.T) string {
+		dir := t.TempDir()
+		for name, data := range map[string]string{
+			"categories.yaml":    testCategories,
+			"acme/logo.yaml":     testMeta("Acme", "#FC6D26"),
+			"acme/icon.svg":      testIcon,
+			"acme/icon-mono.svg": testMono,
+		} {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	open := func(t *testing.T, dir string) fs.FS {
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { root.Close() })
+		return root.FS()
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		want  string
+	}{
+		{"100 MB SVG", func(t *testing.T, dir string) {
+			// Sparse: the limit is enforced before reading, so this
+			// costs no memory; a read past the limit would fail the
+			// test through its time-out or the race detector's memory.
+			f, err := os.Create(filepath.Join(dir, "acme/wordmark.svg"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Truncate(100 << 20)
+			f.Close()
+		}, "src/acme/wordmark.svg: is 100 MiB; the limit is 256 KiB\n"},
+		{"10 MB YAML", func(t *testing.T, dir string) {
+			line := "# " + strings.Repeat("x", 1022) + "\n"
+			os.WriteFile(filepath.Join(dir, "acme/logo.yaml"), []byte(testMeta("Acme", "#FC6D26")+strings.Repeat(line, 10<<10)), 0o644)
+		}, "src/acme/logo.yaml: is 10496100 bytes; the limit is 64 KiB\n"},
+		{"symlink out of the tree", func(t *testing.T, dir string) {
+			secret := filepath.Join(t.TempDir(), "secret.svg")
+			os.WriteFile(secret, []byte(testIcon), 0o644)
+			os.Symlink(secret, filepath.Join(dir, "acme/wordmark.svg"))
+		}, "src/acme/wordmark.svg: is a symbolic link; links are never followed: replace it with the real file\n"},
+		{"symlinked logo folder", func(t *testing.T, dir string) {
+			os.Symlink(t.TempDir(), filepath.Join(dir, "outside"))
+		}, "src/outside: is a symbolic link; links are never followed: replace it with the real folder or file\n"},
+		{"symlink loop", func(t *testing.T, dir string) {
+			os.Symlink("loop-b", filepath.Join(dir, "loop-a"))
+			os.Symlink("loop-a", filepath.Join(dir, "loop-b"))
+		}, "src/loop-a: is a symbolic link; links are never followed: replace it with the real folder or file\n" +
+			"src/loop-b: is a symbolic link; links are never followed: replace it with the real folder or file\n"},
+		{"logo.yaml is a folder", func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, "acme/logo.yaml"))
+			os.MkdirAll(filepath.Join(dir, "acme/logo.yaml"), 0o755)
+		}, "src/acme/logo.yaml: is a folder; logo.yaml must be a file\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := base(t)
+			tc.setup(t, dir)
+			if got := buildProblems(t, open(t, dir)); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+
+	// Unreadable files: chmod 000 means nothing to root (CI runs as root),
+	// so the file system itself refuses.
+	t.Run("unreadable file", func(t *testing.T) {
+		fsys := deniedFS{FS: testTree(), deny: "gitlab/icon-mono.svg"}
+		want := "src/gitlab/icon-mono.svg: cannot read: permission denied; make it readable\n"
+		if got := buildProblems(t, fsys); got != want {
+			t.Errorf("got:\n%s\nwant:\n%s", got, want)
+		}
+	})
+}
+
+// deniedFS refuses to open one file, as a file system does for a file
+// without read permission.
+type deniedFS struct {
+	fs.FS
+	deny string
+}
+
+func (d deniedFS) Open(name string) (fs.File, error) {
+	if name == d.deny {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.FS.Open(name)
+}
+
+var _ fs.FS = deniedFS{FS: fstest.MapFS{}}
