@@ -18,8 +18,30 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
+# fuzz runs every fuzz target for FUZZTIME each (go test allows one
+# target per run). Crashers land in testdata/fuzz/ and become regression
+# cases that plain `go test` replays.
+FUZZTIME ?= 1m
+fuzz:
+	@set -e; for pkg in ./generator ./deploystub; do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
+	  done; \
+	done
+
+# stub runs the deployments API stub on 127.0.0.1:8787 (flags and
+# DEPLOYSTUB_* variables, or STUB_FLAGS="-verbose ...": see cmd/deploystub).
+# Built, not `go run`, so that Ctrl-C ends it with its own exit status 0.
 stub:
-	$(GO) run ./cmd/deploystub
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	$(GO) build -o "$$tmp/deploystub" ./cmd/deploystub && "$$tmp/deploystub" $(STUB_FLAGS)
+
+# Load check of the stub: both binaries built into a temporary directory,
+# the stub started on 127.0.0.1 by the load generator, a bounded burst.
+stub-load:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	$(GO) build -o "$$tmp/" ./cmd/deploystub ./cmd/deploystub-load && \
+	"$$tmp/deploystub-load" -stub "$$tmp/deploystub" -n 20000 -c 8 -timeout 30s
 
 clean:
 	rm -rf $(OUT) $(OUT).* .$(OUT)-* test-output

@@ -1,0 +1,146 @@
+package deploystub
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// fuzzServer is one stub per fuzz target and worker process.
+func fuzzServer(t testing.TB) *Server {
+	srv, err := NewServer(Options{RootKey: testRootKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+// checkFuzzResponse holds for any request: a documented status, a JSON
+// body matching openapi.yaml (checkRecorded), no 5xx, and a failed request
+// changes nothing.
+func checkFuzzResponse(t *testing.T, srv *Server, before string, rec *httptest.ResponseRecorder, allowed ...int) {
+	t.Helper()
+	ok := false
+	for _, s := range allowed {
+		ok = ok || rec.Code == s
+	}
+	if !ok {
+		t.Fatalf("status %d not in %v: %s", rec.Code, allowed, rec.Body.Bytes())
+	}
+	if rec.Code != 200 {
+		if after := srv.snapshot(); after != before {
+			t.Fatalf("a %d changed the state:\nbefore %s\nafter  %s", rec.Code, before, after)
+		}
+	}
+}
+
+func FuzzCreateDeployment(f *testing.F) {
+	for _, seed := range []string{
+		`{"entrypoint":"index.js"}`,
+		`{"entrypoint":"src/app.ts","env":{"A":"1","B_2":""}}`,
+		`{"entrypoint":"../x.js"}`,
+		`{"entrypoint":5}`,
+		`{"entrypoint":"a.js","env":{"1":"x"}}`,
+		`{"entrypoint":"a.js","env":null}`,
+		`{"entrypoint":"a.js","entrypoint":"b.js"}`,
+		`{"entrypoint":"a.js"} trailing`,
+		`{"entrypoint":"\u0000.js"}`,
+		`{"entrypoint":"` + strings.Repeat("a", 1030) + `"}`,
+		"\xff\xfe",
+		`[`,
+		``,
+		`{}`,
+		`{"x":1}`,
+		`{"entrypoint":"a.js","env":{"A":{"B":"C"}}}`,
+	} {
+		f.Add(seed)
+	}
+	srv := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		before := srv.snapshot()
+		r := httptest.NewRequest("POST", "/v2/deployments", strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+testRootKey)
+		r.Header.Set("Content-Type", "application/json")
+		rec := serveDirect(t, srv, r)
+		checkFuzzResponse(t, srv, before, rec, 200, 400, 413)
+		if rec.Code == 200 {
+			var d map[string]any
+			json.Unmarshal(rec.Body.Bytes(), &d)
+			if bytes.Contains(rec.Body.Bytes(), []byte(`"env"`)) {
+				t.Fatalf("env shown: %s", rec.Body.Bytes())
+			}
+			// Anything accepted lists, and deletes cleanly.
+			del := httptest.NewRequest("DELETE", "/v2/deployments/"+d["id"].(string), nil)
+			del.Header.Set("Authorization", "Bearer "+testRootKey)
+			if rec := serveDirect(t, srv, del); rec.Code != 200 {
+				t.Fatalf("delete of an accepted deployment: %d", rec.Code)
+			}
+		}
+	})
+}
+
+func FuzzCreateKey(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"ci"}`,
+		`{"name":"ci","scopes":["deployments:read"]}`,
+		`{"name":"","scopes":[]}`,
+		`{"name":"x","scopes":["keys:write","keys:write"]}`,
+		`{"name":"x","scopes":"keys:write"}`,
+		`{"name":null}`,
+		`{"name":"` + strings.Repeat("é", 129) + `"}`,
+	} {
+		f.Add(seed)
+	}
+	srv := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		before := srv.snapshot()
+		r := httptest.NewRequest("POST", "/v2/keys", strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+testRootKey)
+		r.Header.Set("Content-Type", "application/json")
+		rec := serveDirect(t, srv, r)
+		checkFuzzResponse(t, srv, before, rec, 200, 400, 413)
+		if rec.Code == 200 {
+			var k map[string]string
+			json.Unmarshal(rec.Body.Bytes(), &k)
+			if !ValidSecretChecksum(k["secret"]) || len(k) != 2 {
+				t.Fatalf("bad key response %s", rec.Body.Bytes())
+			}
+			srv.Reset() // keep the key table small across iterations
+		}
+	})
+}
+
+func FuzzListQuery(f *testing.F) {
+	for _, seed := range []string{
+		"", "limit=1", "limit=100&status=live", "limit=0", "limit=-1", "limit=1e2",
+		"status=failed&starting_after=dep_0000000000000aaaaaaaa",
+		"ending_before=dep_vvvvvvvvvvvvvvvvvvvvv", "starting_after=x&ending_before=y",
+		"%zz", "a;b", "limit=1&limit=1", "✓=1", "limit=%00",
+	} {
+		f.Add(seed)
+	}
+	srv := fuzzServer(f)
+	for _, ep := range []string{"a.js", "b.py", "c.ts"} {
+		r := httptest.NewRequest("POST", "/v2/deployments", strings.NewReader(`{"entrypoint":"`+ep+`"}`))
+		r.Header.Set("Authorization", "Bearer "+testRootKey)
+		r.Header.Set("Content-Type", "application/json")
+		if rec := serveDirect(f, srv, r); rec.Code != 200 {
+			f.Fatalf("seeding: %d", rec.Code)
+		}
+	}
+	f.Fuzz(func(t *testing.T, query string) {
+		before := srv.snapshot()
+		r := httptest.NewRequest("GET", "/v2/deployments", nil)
+		r.URL.RawQuery = query
+		r.Header.Set("Authorization", "Bearer "+testRootKey)
+		rec := serveDirect(t, srv, r)
+		checkFuzzResponse(t, srv, before, rec, 200, 400)
+		if after := srv.snapshot(); after != before {
+			t.Fatalf("a list changed the state")
+		}
+	})
+}
