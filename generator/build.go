@@ -5,13 +5,15 @@
 // The pipeline has one stage a file, passing plain data:
 //
 //	Load      (load.go)      fs.FS          -> *Source
-//	Validate  (validate.go)  *Source        -> *Collection    (metadata.go, svgcheck.go)
-//	optimise  (optimise.go)  *Collection    -> optimised bytes, verified
-//	Render    (render.go)    *Collection    -> []OutFile
+//	Validate  (validate.go)  *Source        -> *Collection    checks each logo (metadata.go, svgcheck.go)
+//	                                                           and optimises it (optimise.go)
+//	Render    (render.go)    *Collection    -> []OutFile       (site.go, registry.go)
 //	WriteTree (write.go)     []OutFile      -> the output folder, swapped in atomically
 //
-// Input comes through io/fs, so tests run on fstest.MapFS; only WriteTree
-// touches the real file system.
+// Validate works a logo at a time on every CPU, and a Cache (cache.go) lets
+// it skip logos whose files did not change. Input comes through io/fs, so
+// tests run on fstest.MapFS; only WriteTree and the Cache touch the real
+// file system.
 package generator
 
 import (
@@ -30,6 +32,9 @@ type Options struct {
 	// Workers bounds the goroutines that check and optimise; 0 means one
 	// per CPU.
 	Workers int
+	// Cache, if not nil, remembers checked and optimised logos between
+	// builds. The output is the same with or without it.
+	Cache *Cache
 }
 
 // Result is what a build produced.
@@ -49,16 +54,10 @@ func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	col, p := Validate(ctx, source, opts.Workers)
+	col, p := Validate(ctx, source, opts)
 	probs = append(probs, p...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
-	}
-	if len(probs.Errors()) == 0 {
-		probs = append(probs, optimiseAll(ctx, NewOptimiser(), col.Logos, opts.Workers)...)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 	}
 	probs.Sort()
 	if err := probs.Err(); err != nil {

@@ -2,7 +2,6 @@ package generator
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
 	"errors"
 	"html"
@@ -112,28 +111,4 @@ func svgText(data []byte) string {
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
-}
-
-// optimiseAll fills in Optimised for every variant of every logo.
-func optimiseAll(ctx context.Context, o *Optimiser, logos []*Logo, workers int) ProblemList {
-	type job struct {
-		logo *Logo
-		v    *VariantFile
-	}
-	var jobs []job
-	for _, l := range logos {
-		for _, v := range l.Variants {
-			jobs = append(jobs, job{l, v})
-		}
-	}
-	perJob := make([]ProblemList, len(jobs))
-	parallel(ctx, len(jobs), workers, func(i int) {
-		j := jobs[i]
-		j.v.Optimised, perJob[i] = o.Optimise(j.v, j.logo.Name)
-	})
-	var probs ProblemList
-	for _, p := range perJob {
-		probs = append(probs, p...)
-	}
-	return probs
 }

@@ -3,6 +3,7 @@
 package generator
 
 import (
+	"io/fs"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -45,3 +46,12 @@ func exchange(a, b string) (ok bool, err error) {
 // lockFile takes an exclusive advisory lock on f's descriptor; it is
 // released when the file is closed or the process dies.
 func lockFile(fd uintptr) error { return syscall.Flock(int(fd), syscall.LOCK_EX) }
+
+// inodeOf returns the file's inode number, which tells a file replaced in
+// place from the one a manifest recorded.
+func inodeOf(info fs.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
+}

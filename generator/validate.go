@@ -58,10 +58,12 @@ type Collection struct {
 	Logos      []*Logo         // sorted by slug
 }
 
-// Validate checks every logo of src against the rules and the categories,
-// in parallel on up to workers goroutines (0 means one per CPU). Problems
-// of all logos come back together, sorted.
-func Validate(ctx context.Context, src *Source, workers int) (*Collection, ProblemList) {
+// Validate checks every logo of src against the rules and the categories
+// and optimises the variants of each valid logo, in parallel on
+// opts.Workers goroutines. A logo whose files are unchanged since a build
+// that used opts.Cache is taken from the cache. Problems of all logos come
+// back together, sorted.
+func Validate(ctx context.Context, src *Source, opts Options) (*Collection, ProblemList) {
 	var probs ProblemList
 	var cats []Category
 	if src.Categories != nil {
@@ -76,8 +78,28 @@ func Validate(ctx context.Context, src *Source, workers int) (*Collection, Probl
 
 	logos := make([]*Logo, len(src.Logos))
 	perLogo := make([]ProblemList, len(src.Logos))
-	parallel(ctx, len(src.Logos), workers, func(i int) {
-		logos[i], perLogo[i] = validateLogo(src.Logos[i], known, src.Categories != nil)
+	optimiser := NewOptimiser()
+	parallel(ctx, len(src.Logos), opts.Workers, func(i int) {
+		ls, haveCats := src.Logos[i], src.Categories != nil
+		key := logoKey(ls, known, haveCats)
+		if e, ok := opts.Cache.getLogo(key); ok {
+			logos[i], perLogo[i] = e.Logo, e.Warnings
+			return
+		}
+		logos[i], perLogo[i] = validateLogo(ls, known, haveCats)
+		if logos[i] == nil {
+			return
+		}
+		for _, v := range logos[i].Variants {
+			var p ProblemList
+			v.Optimised, p = optimiser.Optimise(v, logos[i].Name)
+			perLogo[i] = append(perLogo[i], p...)
+		}
+		if len(perLogo[i].Errors()) > 0 {
+			logos[i] = nil
+			return
+		}
+		opts.Cache.putLogo(key, &cachedLogo{Logo: logos[i], Warnings: perLogo[i]})
 	})
 	for _, p := range perLogo {
 		probs = append(probs, p...)

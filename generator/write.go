@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,6 +33,15 @@ const marker = "api/logos.json"
 // are removed by the next one. An existing dir is replaced only if it looks
 // like an earlier output (it holds api/logos.json) or is empty.
 func WriteTree(ctx context.Context, dir string, files []OutFile) error {
+	return WriteTreeCached(ctx, dir, files, nil)
+}
+
+// WriteTreeCached is WriteTree with a cache that remembers what the last
+// build wrote. When nothing changed it leaves dir alone; otherwise files
+// whose content is unchanged are hard-linked from the old tree into the new
+// one instead of written again. The swap stays atomic and the result is
+// exactly what WriteTree would write.
+func WriteTreeCached(ctx context.Context, dir string, files []OutFile, cache *Cache) error {
 	dir = filepath.Clean(dir)
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
 	if base == "." || base == string(filepath.Separator) || base == ".." {
@@ -51,6 +61,21 @@ func WriteTree(ctx context.Context, dir string, files []OutFile) error {
 	if err := checkReplaceable(dir); err != nil {
 		return err
 	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	var prev Manifest
+	var hashes [][32]byte
+	if cache != nil {
+		prev = cache.written(absDir)
+		hashes = make([][32]byte, len(files))
+		parallel(ctx, len(files), 0, func(i int) { hashes[i] = sha256.Sum256(files[i].Data) })
+		if treeUnchanged(dir, files, hashes, prev) {
+			cache.setWritten(prev)
+			return nil
+		}
+	}
 
 	tmp, err := os.MkdirTemp(parent, "."+base+"-tmp-")
 	if err != nil {
@@ -65,20 +90,82 @@ func WriteTree(ctx context.Context, dir string, files []OutFile) error {
 	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
 		return err
 	}
-	if err := writeFiles(ctx, tmp, files); err != nil {
+	if err := writeFiles(ctx, tmp, dir, files, hashes, prev); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	var next Manifest
+	if cache != nil {
+		// Stat before the swap: the swap moves names, not inodes or times.
+		if next, err = manifestOf(tmp, files, hashes); err != nil {
+			return err
+		}
+		next.Dir = absDir
+	}
 	if err := swapIn(tmp, dir, parent, base); err != nil {
 		return err
 	}
 	done = true
+	cache.setWritten(next)
 	return nil
 }
 
-func writeFiles(ctx context.Context, root string, files []OutFile) error {
+// treeUnchanged reports whether dir holds exactly files, as the manifest
+// recorded them and untouched since: the same names, no others, and the
+// same size, time and inode for each.
+func treeUnchanged(dir string, files []OutFile, hashes [][32]byte, prev Manifest) bool {
+	if prev.Files == nil || len(prev.Files) != len(files) {
+		return false
+	}
+	for i, f := range files {
+		if e, ok := prev.Files[f.Name]; !ok || e.Hash != hashes[i] {
+			return false
+		}
+	}
+	count := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		e, ok := prev.Files[filepath.ToSlash(rel)]
+		if !ok || !d.Type().IsRegular() {
+			return errChanged
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() != e.Size || info.ModTime().UnixNano() != e.MTime || inodeOf(info) != e.Inode {
+			return errChanged
+		}
+		count++
+		return nil
+	})
+	return err == nil && count == len(files)
+}
+
+var errChanged = errors.New("changed")
+
+// manifestOf records the files just written under root.
+func manifestOf(root string, files []OutFile, hashes [][32]byte) (Manifest, error) {
+	m := Manifest{Files: make(map[string]ManifestEntry, len(files))}
+	for i, f := range files {
+		size, mtime, inode, err := statEntry(filepath.Join(root, filepath.FromSlash(f.Name)))
+		if err != nil {
+			return Manifest{}, err
+		}
+		m.Files[f.Name] = ManifestEntry{Hash: hashes[i], Size: size, MTime: mtime, Inode: inode}
+	}
+	return m, nil
+}
+
+// writeFiles writes files under root. With a manifest of the current tree
+// old, a file with the same content as its old copy, untouched since, is
+// hard-linked instead: the old tree is never modified, only replaced.
+func writeFiles(ctx context.Context, root, old string, files []OutFile, hashes [][32]byte, prev Manifest) error {
 	made := map[string]bool{".": true}
 	for _, f := range files {
 		if !fs.ValidPath(f.Name) || f.Name == "." {
@@ -96,7 +183,17 @@ func writeFiles(ctx context.Context, root string, files []OutFile) error {
 	}
 	errs := make([]error, len(files))
 	parallel(ctx, len(files), 0, func(i int) {
-		errs[i] = os.WriteFile(filepath.Join(root, filepath.FromSlash(files[i].Name)), files[i].Data, 0o644)
+		name := filepath.FromSlash(files[i].Name)
+		dst := filepath.Join(root, name)
+		if e, ok := prev.Files[files[i].Name]; ok && hashes != nil && e.Hash == hashes[i] {
+			src := filepath.Join(old, name)
+			if size, mtime, inode, err := statEntry(src); err == nil && size == e.Size && mtime == e.MTime && inode == e.Inode {
+				if os.Link(src, dst) == nil {
+					return
+				}
+			}
+		}
+		errs[i] = os.WriteFile(dst, files[i].Data, 0o644)
 	})
 	return errors.Join(errs...)
 }
