@@ -14,9 +14,28 @@ build:
 check:
 	$(GO) run ./cmd/logoindex check -src $(SRC) $(CHECK_FLAGS)
 
+# serve builds, then previews $(OUT) at http://$(ADDR)/ with the headers of
+# its _headers file, and rebuilds when $(SRC) changes (a broken edit prints
+# its problems and the last good tree stays). Built, not `go run`, so that
+# Ctrl-C ends it with status 0. SERVE_FLAGS="-log" prints every request.
+ADDR ?= 127.0.0.1:8080
+SERVE_FLAGS ?=
+serve: build
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	$(GO) build -o "$$tmp/logoindex" ./cmd/logoindex && \
+	"$$tmp/logoindex" serve -dir $(OUT) -addr $(ADDR) -watch -src $(SRC) -base-url $(BASE_URL) $(SERVE_FLAGS)
+
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# bench is issue 6's benchmark (bench/README.md): installs rsvg-convert and
+# the pinned npm packages into a cache outside the repo on first run, prints
+# one table and writes bench/results.json. BENCH_FLAGS="-render=false" skips
+# the slow render comparison; "-runs 5" takes medians of five.
+BENCH_FLAGS ?=
+bench:
+	$(GO) run ./bench $(BENCH_FLAGS)
 
 # fuzz runs every fuzz target for FUZZTIME each (go test allows one
 # target per run). Crashers land in testdata/fuzz/ and become regression

@@ -37,14 +37,40 @@ func (s *sourceFlags) validate() error {
 	return nil
 }
 
+// buildFlags are the flags of a build besides the output folder: build and
+// serve -watch share them, and writeBuild, so both write the same tree.
+type buildFlags struct {
+	sourceFlags
+	baseURL string
+	install string
+	workers int
+}
+
+func (b *buildFlags) register(fs *flag.FlagSet) {
+	b.sourceFlags.register(fs)
+	fs.StringVar(&b.baseURL, "base-url", "http://localhost:8080", "`URL` the output folder is served at, used in every link")
+	fs.StringVar(&b.install, "install-template", generator.DefaultInstallTemplate, "install command of logos that set none; {base}, {slug} and {component} are replaced")
+	fs.IntVar(&b.workers, "workers", 0, "goroutines that check and optimise (0: one per CPU)")
+}
+
+// validate checks the flags and normalises the base URL.
+func (b *buildFlags) validate() error {
+	if err := b.sourceFlags.validate(); err != nil {
+		return err
+	}
+	base, err := checkBaseURL(b.baseURL)
+	if err != nil {
+		return err
+	}
+	b.baseURL = base
+	return nil
+}
+
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("build", stderr)
-	var sf sourceFlags
-	sf.register(fs)
+	var bf buildFlags
+	bf.register(fs)
 	out := fs.String("out", "dist", "output `folder`; replaced atomically")
-	baseURL := fs.String("base-url", "http://localhost:8080", "`URL` the output folder is served at, used in every link")
-	install := fs.String("install-template", generator.DefaultInstallTemplate, "install command of logos that set none; {base}, {slug} and {component} are replaced")
-	workers := fs.Int("workers", 0, "goroutines that check and optimise (0: one per CPU)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -52,29 +78,31 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usageError("build takes no arguments, got %q", pos)
 	}
-	if err := sf.validate(); err != nil {
+	if err := bf.validate(); err != nil {
 		return err
 	}
-	base, err := checkBaseURL(*baseURL)
-	if err != nil {
-		return err
-	}
+	return writeBuild(ctx, bf, *out, stdout, stderr)
+}
+
+// writeBuild builds the sources into out, printing problems to stderr and
+// a summary to stdout. On any problem out is left as it was.
+func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr io.Writer) error {
 	start := time.Now()
-	res, err := buildFrom(ctx, sf, generator.Options{
-		Render:  generator.RenderOptions{BaseURL: base, InstallTemplate: *install},
-		Workers: *workers,
+	res, err := buildFrom(ctx, bf.sourceFlags, generator.Options{
+		Render:  generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install},
+		Workers: bf.workers,
 	}, stderr)
 	if err != nil {
 		return err
 	}
-	if err := generator.WriteTree(ctx, *out, res.Files); err != nil {
+	if err := generator.WriteTree(ctx, out, res.Files); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
 		}
-		return fmt.Errorf("writing %s: %w (the previous output is unchanged)", *out, err)
+		return fmt.Errorf("writing %s: %w (the previous output is unchanged)", out, err)
 	}
 	fmt.Fprintf(stdout, "built %d logos (%d files) into %s in %s%s\n",
-		len(res.Collection.Logos), len(res.Files), *out, time.Since(start).Round(time.Millisecond), warningSummary(res.Warnings))
+		len(res.Collection.Logos), len(res.Files), out, time.Since(start).Round(time.Millisecond), warningSummary(res.Warnings))
 	return nil
 }
 

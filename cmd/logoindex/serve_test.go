@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"logoindex/generator"
+)
+
+func TestServeUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{[]string{"serve", "extra"}, 2, `logoindex: serve takes no arguments, got ["extra"]`},
+		{[]string{"serve", "-dir", ""}, 2, "logoindex: -dir must name a folder"},
+		{[]string{"serve", "-watch", "-src", filepath.Join(dir, "missing")}, 2, "is not a folder"},
+		{[]string{"serve", "-watch", "-src", dir, "-base-url", "ftp://x"}, 2, "-base-url"},
+		{[]string{"serve", "-addr", "nonsense"}, 1, "logoindex: serve: listen tcp: address nonsense: missing port in address"},
+	} {
+		code, _, stderr := runCmd(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// serving runs `logoindex serve` until the test ends and returns its URL
+// and output.
+func serving(t *testing.T, args ...string) (base string, stdout, stderr *lineLog) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	stdout, stderr = newLineLog(), newLineLog()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...), stdout, stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		// Stopping is not an error: Ctrl-C ends a preview with status 0.
+		if err := <-done; err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	})
+	m, err := stdout.waitFor(ctx, regexp.MustCompile(`^serving .* at (http://127\.0\.0\.1:\d+)/ `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m[1], stdout, stderr
+}
+
+func fetchIndex(t *testing.T, base string) (names []string) {
+	t.Helper()
+	res, err := http.Get(base + "/api/logos.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("GET /api/logos.json: %s", res.Status)
+	}
+	var idx generator.Index
+	if err := json.NewDecoder(res.Body).Decode(&idx); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range idx.Logos {
+		names = append(names, l.Name)
+	}
+	return names
+}
+
+// touch writes a source file with a fresh modification time, so the
+// watcher sees it whatever the file system's clock resolution.
+func touch(t *testing.T, name, data string, n int) {
+	t.Helper()
+	writeFiles(t, filepath.Dir(name), map[string]string{filepath.Base(name): data})
+	mt := time.Date(2030, 1, 1, 0, 0, n, 0, time.UTC)
+	if err := os.Chtimes(name, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServeWatch edits the sources under a running `serve -watch`: a good
+// edit is rebuilt and served, a bad one is reported while the last good
+// tree stays served, and fixing it rebuilds again.
+func TestServeWatch(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, goodSource())
+	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
+	base, stdout, stderr := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "5ms", "-base-url", "https://logos.example.com")
+	ctx := t.Context()
+	wait := func(log *lineLog, re string) {
+		t.Helper()
+		if _, err := log.waitFor(ctx, regexp.MustCompile(re)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wait(stdout, `^built 1 logos \(\d+ files\) into .*dist in `)
+	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
+		t.Errorf("first build (-want +got):\n%s", diff)
+	}
+
+	// A broken edit: the problem is printed, the old tree stays.
+	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(goodSource()["source-logos/gitlab/logo.yaml"], `"#FC6D26"`, `"#FC6D2"`, 1), 1)
+	wait(stderr, `^logoindex: build failed; still serving the last good .*dist\. Watching .*source-logos for changes\.$`)
+	if !strings.Contains(stderr.String(), `source-logos/gitlab/logo.yaml:2:6: hex "#FC6D2" is not a colour`) {
+		t.Errorf("the problem is not reported with its position:\n%s", stderr)
+	}
+	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
+		t.Errorf("after a failed build (-want +got):\n%s", diff)
+	}
+
+	// Fixed, with a second logo: rebuilt and served.
+	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), goodSource()["source-logos/gitlab/logo.yaml"], 2)
+	touch(t, filepath.Join(src, "gitea", "icon.svg"), icon, 2)
+	touch(t, filepath.Join(src, "gitea", "logo.yaml"), strings.Replace(goodSource()["source-logos/gitlab/logo.yaml"], "GitLab", "Gitea", 1), 2)
+	wait(stdout, `^built 2 logos `)
+	if diff := cmp.Diff([]string{"Gitea", "GitLab"}, fetchIndex(t, base)); diff != "" {
+		t.Errorf("after the fix (-want +got):\n%s", diff)
+	}
+	// The pages link through the build's base URL only in what they show.
+	res, err := http.Get(base + "/logos/gitea/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(page), "https://logos.example.com/logos/gitea/icon.svg") {
+		t.Errorf("GET /logos/gitea/: %s\n%s", res.Status, page)
+	}
+}
+
+// TestServeWithoutBuild warns that the folder is empty and serves 404s
+// until a build appears.
+func TestServeWithoutBuild(t *testing.T) {
+	dist := filepath.Join(t.TempDir(), "dist")
+	base, _, stderr := serving(t, "-dir", dist, "-log")
+	if _, err := stderr.waitFor(t.Context(), regexp.MustCompile(`holds no build yet; run logoindex build -out `)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 404 {
+		t.Errorf("GET / before a build: %s, want 404", res.Status)
+	}
+}

@@ -1,0 +1,241 @@
+// Package preview serves a built logo index over HTTP the way a CDN would:
+// the headers of the tree's _headers file (CORS, content types, caching),
+// an ETag on every file with 304 answers to If-None-Match, folder URLs
+// served from their index.html, and 404 for anything outside the tree.
+//
+// It reads the folder afresh on every request (through os.Root, which
+// refuses paths and links that leave it), so a rebuild that swaps the
+// folder is served at once and a failed one leaves the last good tree.
+package preview
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MaxFileSize bounds what one request reads into memory. A logo index
+// holds small files; anything bigger is not ours to serve.
+const MaxFileSize = 64 << 20
+
+// Handler serves the folder Dir. The zero value serves nothing (Dir ""
+// is refused); set Dir.
+type Handler struct {
+	// Dir is the folder to serve, such as "dist".
+	Dir string
+	// Log, when set, gets one line per request: method, path and status.
+	// Writes are serialised.
+	Log io.Writer
+
+	logMu sync.Mutex
+}
+
+// contentTypes are the types of the files a build writes, used where
+// _headers sets none. Fixed here rather than from the system's MIME
+// table, which differs between machines.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".json": "application/json; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".png":  "image/png",
+	".txt":  "text/plain; charset=utf-8",
+	".tsx":  "text/plain; charset=utf-8",
+}
+
+// ServeHTTP answers GET, HEAD and CORS preflight OPTIONS requests.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	h.serve(sw, r)
+	if h.Log != nil {
+		h.logMu.Lock()
+		fmt.Fprintf(h.Log, "%s %s %d\n", r.Method, r.URL.RequestURI(), sw.status)
+		h.logMu.Unlock()
+	}
+}
+
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
+	// CORS is open on every answer, errors included, so a cross-origin
+	// client sees the real status instead of a CORS failure.
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodOptions:
+		preflight(w, r)
+		return
+	default:
+		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+		httpError(w, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	if h.Dir == "" {
+		httpError(w, http.StatusNotFound, "not found")
+		return
+	}
+	name, ok := fileName(r.URL.Path)
+	if !ok {
+		httpError(w, http.StatusNotFound, "not found")
+		return
+	}
+	root, err := os.OpenRoot(h.Dir)
+	if err != nil {
+		httpError(w, http.StatusNotFound, "not found: "+h.Dir+" does not exist yet; run logoindex build")
+		return
+	}
+	defer root.Close()
+
+	info, err := root.Stat(name)
+	if err == nil && info.IsDir() {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			// Pages link relative to their folder, so /logos/x must
+			// become /logos/x/ before it is served, as CDNs do.
+			target := path.Base(r.URL.Path) + "/"
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return
+		}
+		name = path.Join(name, "index.html")
+		info, err = root.Stat(name)
+	}
+	if err != nil || !info.Mode().IsRegular() {
+		httpError(w, http.StatusNotFound, "not found")
+		return
+	}
+	if info.Size() > MaxFileSize {
+		httpError(w, http.StatusForbidden, "file too large for the preview server")
+		return
+	}
+	data, err := readFile(root, name)
+	if err != nil {
+		httpError(w, http.StatusNotFound, "not found")
+		return
+	}
+	rules, err := readRules(root)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	hdr := w.Header()
+	for k, v := range rules.For(r.URL.Path) {
+		hdr[k] = v
+	}
+	if hdr.Get("Content-Type") == "" {
+		hdr.Set("Content-Type", typeOf(name))
+	}
+	sum := sha256.Sum256(data)
+	hdr.Set("ETag", `"`+hex.EncodeToString(sum[:16])+`"`)
+	// ServeContent answers If-None-Match with 304 and handles HEAD and
+	// ranges. No modification time: the ETag is the validator.
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+}
+
+// fileName maps a URL path to a name inside the tree, refusing anything
+// that is not a plain descent: "..", ".", empty or hidden segments,
+// backslashes, NULs, and the _headers file, which CDNs never serve.
+func fileName(urlPath string) (string, bool) {
+	if !strings.HasPrefix(urlPath, "/") || strings.ContainsAny(urlPath, "\\\x00") {
+		return "", false
+	}
+	p := strings.TrimPrefix(urlPath, "/")
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return ".", true
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." || strings.HasPrefix(seg, ".") {
+			return "", false
+		}
+	}
+	if p == "_headers" || !fs.ValidPath(p) {
+		return "", false
+	}
+	return p, true
+}
+
+func readFile(root *os.Root, name string) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+}
+
+// readRules reads the tree's _headers; a tree without one gets none.
+func readRules(root *os.Root) (HeaderRules, error) {
+	data, err := readFile(root, "_headers")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading _headers: %w", err)
+	}
+	return ParseHeaders(data)
+}
+
+func typeOf(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if t, ok := contentTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// preflight answers a CORS preflight: any origin may GET with any header
+// (If-None-Match is what clients revalidating the index send).
+func preflight(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
+		h.Set("Access-Control-Allow-Headers", req)
+	}
+	h.Set("Access-Control-Max-Age", "86400")
+	h.Set("Vary", "Access-Control-Request-Headers")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func httpError(w http.ResponseWriter, status int, msg string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	// Never cached: the file may exist after the next build.
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	io.WriteString(w, msg+"\n")
+}
+
+// statusWriter remembers the status for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if !s.wrote {
+		s.status, s.wrote = code, true
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	s.wrote = true
+	return s.ResponseWriter.Write(b)
+}

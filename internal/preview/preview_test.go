@@ -1,0 +1,308 @@
+package preview
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"logoindex/generator"
+)
+
+// builtTree builds the generator's golden sources into a temporary folder.
+func builtTree(t *testing.T) string {
+	t.Helper()
+	res, err := generator.Build(context.Background(), os.DirFS("../../generator/testdata/golden/src"), generator.Options{
+		Render: generator.RenderOptions{BaseURL: "https://logos.example.com"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "dist")
+	if err := generator.WriteTree(context.Background(), dir, res.Files); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func readHeadersFile(t *testing.T, dir string) HeaderRules {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "_headers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := ParseHeaders(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules
+}
+
+// treePaths lists the URL paths of a tree: every file but _headers, and
+// each folder with an index.html.
+func treePaths(t *testing.T, dir string) []string {
+	t.Helper()
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "_headers" {
+			return nil
+		}
+		paths = append(paths, "/"+rel)
+		if path.Base(rel) == "index.html" {
+			paths = append(paths, strings.TrimSuffix("/"+rel, "index.html"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+func serve(h http.Handler, method, target string, header http.Header) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, "http://preview.test/", nil)
+	// Set the path as sent, uncleaned: the handler must cope with
+	// whatever a client puts there.
+	r.URL.Path = target
+	r.URL.RawQuery = ""
+	if i := strings.IndexByte(target, '?'); i >= 0 {
+		r.URL.Path, r.URL.RawQuery = target[:i], target[i+1:]
+	}
+	for k, v := range header {
+		r.Header[k] = v
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestHandler(t *testing.T) {
+	dir := builtTree(t)
+	var css string
+	entries, err := os.ReadDir(filepath.Join(dir, "assets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".css") {
+			css = "/assets/" + e.Name()
+		}
+	}
+	// A link to a file outside the tree: os.Root must refuse it.
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(secret, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(dir, "logos", "acme", "leak.svg")); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	h := &Handler{Dir: dir, Log: &log}
+
+	type want struct {
+		Status                              int
+		ContentType, CacheControl, Location string
+		Body                                string // prefix
+	}
+	const (
+		html = "text/html; charset=utf-8"
+		json = "application/json; charset=utf-8"
+		text = "text/plain; charset=utf-8"
+	)
+	for _, tc := range []struct {
+		method, path string
+		want         want
+	}{
+		{"GET", "/", want{200, html, "public, max-age=300", "", "<!doctype html>"}},
+		{"GET", "/index.html", want{200, html, "public, max-age=300", "", "<!doctype html>"}},
+		{"GET", "/logos/acme/", want{200, html, "public, max-age=300", "", "<!doctype html>"}},
+		{"GET", "/logos/acme", want{301, html, "", "/logos/acme/", ""}},
+		{"GET", "/logos/acme?x=1", want{301, html, "", "/logos/acme/?x=1", ""}},
+		{"GET", "/logos/acme/icon.svg", want{200, "image/svg+xml", "public, max-age=86400, stale-while-revalidate=604800", "", "<svg"}},
+		{"GET", "/api/logos.json", want{200, json, "public, max-age=300, stale-while-revalidate=86400", "", `{"categories"`}},
+		{"GET", "/api/logos/acme.json", want{200, json, "public, max-age=300, stale-while-revalidate=86400", "", `{"slug":"acme"`}},
+		{"GET", css, want{200, "text/css; charset=utf-8", "public, max-age=31536000, immutable", "", ""}},
+		{"HEAD", "/api/logos.json", want{200, json, "public, max-age=300, stale-while-revalidate=86400", "", ""}},
+		{"GET", "/nope", want{404, text, "no-store", "", "not found"}},
+		{"GET", "/api/", want{404, text, "no-store", "", "not found"}},
+		{"GET", "/_headers", want{404, text, "no-store", "", "not found"}},
+		{"GET", "/../go.mod", want{404, text, "no-store", "", "not found"}},
+		{"GET", "/logos/../../secret.txt", want{404, text, "no-store", "", "not found"}},
+		{"GET", "/logos/acme/leak.svg", want{404, text, "no-store", "", "not found"}},
+		{"GET", "/.dist.lock", want{404, text, "no-store", "", "not found"}},
+		{"GET", `/logos\acme\icon.svg`, want{404, text, "no-store", "", "not found"}},
+		{"GET", "/index.html\x00", want{404, text, "no-store", "", "not found"}},
+		{"GET", "relative", want{404, text, "no-store", "", "not found"}},
+		{"POST", "/", want{405, text, "no-store", "", "method not allowed"}},
+	} {
+		w := serve(h, tc.method, tc.path, nil)
+		got := want{w.Code, w.Header().Get("Content-Type"), w.Header().Get("Cache-Control"), w.Header().Get("Location"), ""}
+		if tc.want.Body != "" && strings.HasPrefix(w.Body.String(), tc.want.Body) {
+			got.Body = tc.want.Body
+		} else if tc.want.Body != "" {
+			got.Body = w.Body.String()
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s %q (-want +got):\n%s", tc.method, tc.path, diff)
+		}
+		if acao := w.Header().Get("Access-Control-Allow-Origin"); acao != "*" {
+			t.Errorf("%s %q: Access-Control-Allow-Origin = %q, want *", tc.method, tc.path, acao)
+		}
+		if tc.method == "HEAD" && w.Body.Len() > 0 {
+			t.Errorf("HEAD returned a body")
+		}
+	}
+	if !strings.Contains(log.String(), "GET /logos/acme/icon.svg 200\n") || !strings.Contains(log.String(), "POST / 405\n") {
+		t.Errorf("request log lacks lines:\n%s", log.String())
+	}
+}
+
+// TestHandlerSendsHeadersFile checks every path of a built tree: the
+// server sends what _headers says, plus an ETag.
+func TestHandlerSendsHeadersFile(t *testing.T) {
+	dir := builtTree(t)
+	rules := readHeadersFile(t, dir)
+	h := &Handler{Dir: dir}
+	for _, p := range treePaths(t, dir) {
+		w := serve(h, "GET", p, nil)
+		if w.Code != 200 {
+			t.Errorf("GET %s: %d", p, w.Code)
+			continue
+		}
+		for name, values := range rules.For(p) {
+			if got := w.Header().Values(name); !cmp.Equal(got, values) {
+				t.Errorf("GET %s: %s = %q, _headers says %q", p, name, got, values)
+			}
+		}
+		if !regexp.MustCompile(`^"[0-9a-f]{32}"$`).MatchString(w.Header().Get("ETag")) {
+			t.Errorf("GET %s: ETag %q", p, w.Header().Get("ETag"))
+		}
+	}
+}
+
+func TestHandlerETag(t *testing.T) {
+	dir := builtTree(t)
+	h := &Handler{Dir: dir}
+	first := serve(h, "GET", "/api/logos.json", nil)
+	etag := first.Header().Get("ETag")
+	for _, tc := range []struct {
+		name, inm string
+		want      int
+	}{
+		{"same", etag, 304},
+		{"one of several", `"other", ` + etag, 304},
+		{"any", "*", 304},
+		{"other", `"0123"`, 200},
+	} {
+		w := serve(h, "GET", "/api/logos.json", http.Header{"If-None-Match": {tc.inm}})
+		if w.Code != tc.want {
+			t.Errorf("%s: If-None-Match %s gave %d, want %d", tc.name, tc.inm, w.Code, tc.want)
+		}
+		if tc.want == 304 && (w.Body.Len() != 0 || w.Header().Get("ETag") != etag) {
+			t.Errorf("%s: a 304 must carry the ETag and no body", tc.name)
+		}
+	}
+	// A new build changes the ETag, so clients fetch the new index.
+	if err := os.WriteFile(filepath.Join(dir, "api", "logos.json"), []byte(`{"categories":[],"logos":[]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := serve(h, "GET", "/api/logos.json", http.Header{"If-None-Match": {etag}})
+	if w.Code != 200 || w.Header().Get("ETag") == etag {
+		t.Errorf("after a rebuild: %d with ETag %s (old %s)", w.Code, w.Header().Get("ETag"), etag)
+	}
+}
+
+func TestHandlerPreflight(t *testing.T) {
+	h := &Handler{Dir: builtTree(t)}
+	w := serve(h, "OPTIONS", "/api/logos.json", http.Header{
+		"Origin":                         {"https://gallery.example"},
+		"Access-Control-Request-Method":  {"GET"},
+		"Access-Control-Request-Headers": {"if-none-match"},
+	})
+	got := map[string]string{}
+	for _, k := range []string{"Access-Control-Allow-Origin", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers"} {
+		got[k] = w.Header().Get(k)
+	}
+	want := map[string]string{
+		"Access-Control-Allow-Origin":  "*",
+		"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+		"Access-Control-Allow-Headers": "if-none-match",
+	}
+	if diff := cmp.Diff(want, got); diff != "" || w.Code != 204 {
+		t.Errorf("preflight: %d (-want +got):\n%s", w.Code, diff)
+	}
+}
+
+func TestHandlerMissingDir(t *testing.T) {
+	for _, h := range []*Handler{{Dir: filepath.Join(t.TempDir(), "nope")}, {}} {
+		w := serve(h, "GET", "/", nil)
+		if w.Code != 404 {
+			t.Errorf("Dir %q: %d, want 404", h.Dir, w.Code)
+		}
+	}
+}
+
+// TestHandlerWithoutHeadersFile serves a folder that is not a build: the
+// types still come from the extension, and CORS stays open.
+func TestHandlerWithoutHeadersFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{"a.svg": "<svg/>", "b.json": "{}", "c.bin": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &Handler{Dir: dir}
+	for p, want := range map[string]string{"/a.svg": "image/svg+xml", "/b.json": "application/json; charset=utf-8", "/c.bin": "application/octet-stream"} {
+		w := serve(h, "GET", p, nil)
+		if got := w.Header().Get("Content-Type"); w.Code != 200 || got != want {
+			t.Errorf("GET %s: %d %q, want 200 %q", p, w.Code, got, want)
+		}
+	}
+	// A broken _headers is reported, not ignored.
+	if err := os.WriteFile(filepath.Join(dir, "_headers"), []byte("  X: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w := serve(h, "GET", "/a.svg", nil); w.Code != 500 || !strings.Contains(w.Body.String(), "_headers:1") {
+		t.Errorf("broken _headers: %d %q", w.Code, w.Body.String())
+	}
+}
+
+func TestFileName(t *testing.T) {
+	for in, want := range map[string]string{
+		"/":                    ".",
+		"/index.html":          "index.html",
+		"/logos/a/":            "logos/a",
+		"/logos/a/icon.svg":    "logos/a/icon.svg",
+		"/../x":                "",
+		"/a/../b":              "",
+		"/a/./b":               "",
+		"//etc/passwd":         "",
+		"/.git/config":         "",
+		"/_headers":            "",
+		"/a\\b":                "",
+		"x":                    "",
+		"/logos/a/icon.svg/..": "",
+	} {
+		got, ok := fileName(in)
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("fileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
