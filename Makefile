@@ -27,7 +27,7 @@ serve: build
 
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # bench is issue 6's benchmark (bench/README.md): installs rsvg-convert and
 # the pinned npm packages into a cache outside the repo on first run, prints
@@ -63,4 +63,4 @@ stub-load:
 	"$$tmp/deploystub-load" -stub "$$tmp/deploystub" -n 20000 -c 8 -timeout 30s
 
 clean:
-	rm -rf $(OUT) $(OUT).* .$(OUT)-* test-output
+	rm -rf $(OUT) $(OUT).* .$(OUT)-* .$(OUT).cache .$(OUT).lock test-output

@@ -63,7 +63,9 @@ func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
 	if err := probs.Err(); err != nil {
 		return nil, err
 	}
-	files, err := Render(col, opts.Render)
+	ro := opts.Render
+	ro.cache = opts.Cache
+	files, err := Render(col, ro)
 	if err != nil {
 		return nil, err
 	}

@@ -14,25 +14,41 @@ import (
 	"sync"
 )
 
-// cacheVersion changes whenever a change to the checks, the optimiser or
-// the cache format could change what a logo gives, so that an old cache is
-// never trusted across such a change. Keep it in step with the code: the
-// incremental-build test compares cached and clean builds byte for byte.
-const cacheVersion = "logoindex-cache-3"
+// cacheVersion names the cache format. Entries are also keyed by a hash of
+// the running program (programHash), so a cache is never trusted across a
+// change to the checks, the optimiser or the renderers.
+const cacheVersion = "logoindex-cache-4"
+
+var programHash = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown program"
+	}
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		return "unknown program"
+	}
+	sum := sha256.Sum256(b)
+	return string(sum[:])
+})
 
 // Cache remembers what earlier builds computed, keyed by the content of the
 // inputs, so that a logo whose files did not change is not parsed, checked
 // and minified again, and an output file that did not change is not
 // written again. A nil *Cache caches nothing. It is safe for concurrent use.
 type Cache struct {
-	mu   sync.Mutex
-	old  cacheData
-	used cacheData
+	mu    sync.Mutex
+	old   cacheData
+	used  cacheData
+	dirty bool // used differs from what the file holds
 }
 
 type cacheData struct {
 	Version string
-	Logos   map[[32]byte]*cachedLogo
+	Logos   map[string]*cachedLogo
+	// Renders holds per-logo rendered files (pages, registry items) by a
+	// key of everything they depend on.
+	Renders map[string][]byte
 	// Written describes the output folder as the last build left it.
 	Written Manifest
 }
@@ -52,7 +68,7 @@ type Manifest struct {
 // ManifestEntry is one written file: its content hash and what stat said
 // just after it was written, to notice a file someone changed since.
 type ManifestEntry struct {
-	Hash  [32]byte
+	Hash  string // SHA-256, raw bytes: gob writes a [32]byte byte by byte
 	Size  int64
 	MTime int64 // UnixNano
 	Inode uint64
@@ -61,19 +77,23 @@ type ManifestEntry struct {
 // LoadCache reads a cache file. A missing, unreadable or outdated file
 // gives an empty cache: a cache can only save time, never change output.
 func LoadCache(path string) *Cache {
-	c := &Cache{}
-	c.old = cacheData{Logos: map[[32]byte]*cachedLogo{}}
-	c.used = cacheData{Version: cacheVersion, Logos: map[[32]byte]*cachedLogo{}}
+	c := &Cache{old: emptyCacheData(), used: emptyCacheData()}
 	b, err := os.ReadFile(path)
 	if err != nil {
+		c.dirty = true
 		return c
 	}
 	var d cacheData
-	if gob.NewDecoder(bytes.NewReader(b)).Decode(&d) != nil || d.Version != cacheVersion || d.Logos == nil {
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&d) != nil || d.Version != cacheVersion+programHash() || d.Logos == nil || d.Renders == nil {
+		c.dirty = true
 		return c
 	}
 	c.old = d
 	return c
+}
+
+func emptyCacheData() cacheData {
+	return cacheData{Version: cacheVersion + programHash(), Logos: map[string]*cachedLogo{}, Renders: map[string][]byte{}}
 }
 
 // Save writes the entries this build used (so the file never outgrows the
@@ -84,6 +104,10 @@ func (c *Cache) Save(path string) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.dirty && len(c.used.Logos) == len(c.old.Logos) && len(c.used.Renders) == len(c.old.Renders) {
+		// A no-op build: the file already says all of this.
+		return nil
+	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&c.used); err != nil {
 		return err
@@ -106,12 +130,14 @@ func (c *Cache) Save(path string) error {
 	}
 	// A long-lived process (serve -watch) goes on with what it just saved.
 	c.old = c.used
-	c.used = cacheData{Version: cacheVersion, Logos: map[[32]byte]*cachedLogo{}, Written: c.old.Written}
+	c.used = emptyCacheData()
+	c.used.Written = c.old.Written
+	c.dirty = false
 	return nil
 }
 
 // logoKey hashes everything a logo's check and optimisation depend on.
-func logoKey(ls *LogoSource, knownCats map[string]bool, haveCats bool) [32]byte {
+func logoKey(ls *LogoSource, knownCats map[string]bool, haveCats bool) string {
 	h := sha256.New()
 	field := func(b []byte) {
 		binary.Write(h, binary.LittleEndian, uint64(len(b)))
@@ -142,12 +168,10 @@ func logoKey(ls *LogoSource, knownCats map[string]bool, haveCats bool) [32]byte 
 			field(f.Data)
 		}
 	}
-	var k [32]byte
-	h.Sum(k[:0])
-	return k
+	return string(h.Sum(nil))
 }
 
-func (c *Cache) getLogo(key [32]byte) (*cachedLogo, bool) {
+func (c *Cache) getLogo(key string) (*cachedLogo, bool) {
 	if c == nil {
 		return nil, false
 	}
@@ -163,13 +187,82 @@ func (c *Cache) getLogo(key [32]byte) (*cachedLogo, bool) {
 	return e, ok
 }
 
-func (c *Cache) putLogo(key [32]byte, e *cachedLogo) {
+func (c *Cache) putLogo(key string, e *cachedLogo) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	c.used.Logos[key] = e
+	c.dirty = true
 	c.mu.Unlock()
+}
+
+// render returns the file cached under key, or computes, caches and
+// returns it. An empty key, from a logo that was not cached, is never cached.
+func (c *Cache) render(key string, compute func() ([]byte, error)) ([]byte, error) {
+	if c == nil || key == "" {
+		return compute()
+	}
+	c.mu.Lock()
+	b, ok := c.old.Renders[key]
+	if !ok {
+		b, ok = c.used.Renders[key]
+	}
+	if ok {
+		c.used.Renders[key] = b
+		c.mu.Unlock()
+		return b, nil
+	}
+	c.mu.Unlock()
+	b, err := compute()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.used.Renders[key] = b
+	c.dirty = true
+	c.mu.Unlock()
+	return b, nil
+}
+
+// renderKey derives the key of one rendered file of a logo from the logo's
+// key and everything else the file depends on. It is empty when the logo
+// has no key.
+func renderKey(logo string, parts ...string) string {
+	if logo == "" {
+		return ""
+	}
+	h := sha256.New()
+	h.Write([]byte(logo))
+	for _, p := range parts {
+		binary.Write(h, binary.LittleEndian, uint64(len(p)))
+		h.Write([]byte(p))
+	}
+	return string(h.Sum(nil))
+}
+
+// hashFS hashes the files of fsys, for keys of renders that depend on the
+// templates. A file that cannot be read hashes as its error, so the key
+// still changes when the error does.
+func hashFS(fsys fs.FS) string {
+	h := sha256.New()
+	fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		h.Write([]byte(p))
+		if err != nil {
+			h.Write([]byte(err.Error()))
+			return nil
+		}
+		if !d.IsDir() {
+			b, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				h.Write([]byte(err.Error()))
+			}
+			binary.Write(h, binary.LittleEndian, uint64(len(b)))
+			h.Write(b)
+		}
+		return nil
+	})
+	return string(h.Sum(nil))
 }
 
 // written returns the manifest of the last build into dir, if any.
@@ -191,7 +284,19 @@ func (c *Cache) setWritten(m Manifest) {
 	}
 	c.mu.Lock()
 	c.used.Written = m
+	if m.Dir != c.old.Written.Dir || len(m.Files) != len(c.old.Written.Files) || !sameManifest(m, c.old.Written) {
+		c.dirty = true
+	}
 	c.mu.Unlock()
+}
+
+func sameManifest(a, b Manifest) bool {
+	for name, e := range a.Files {
+		if b.Files[name] != e {
+			return false
+		}
+	}
+	return true
 }
 
 // DefaultCachePath is where build keeps its cache for the output folder

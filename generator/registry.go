@@ -2,7 +2,9 @@ package generator
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -88,25 +90,34 @@ func renderRegistry(col *Collection, opts RenderOptions, tmpl fs.FS) ([]OutFile,
 	}
 	base := strings.TrimRight(opts.BaseURL, "/")
 	index := Registry{Schema: registrySchema, Name: registryName, Homepage: base + "/", Items: []RegistryItem{}}
-	var files []OutFile
-	for _, l := range col.Logos {
-		item, err := registryItem(t, l, base)
+	// Items in parallel, each cached whole: the JSX conversion and the
+	// template are most of a large build's render time.
+	files := make([]OutFile, len(col.Logos))
+	entries := make([]RegistryItem, len(col.Logos))
+	errs := make([]error, len(col.Logos))
+	parallel(context.Background(), len(col.Logos), 0, func(i int) {
+		l := col.Logos[i]
+		key := renderKey(l.key, "registry", base, opts.templateHash)
+		b, err := opts.cache.render(key, func() ([]byte, error) {
+			item, err := registryItem(t, l, base)
+			if err != nil {
+				return nil, err
+			}
+			return marshalIndent(item)
+		})
 		if err != nil {
-			return nil, err
+			errs[i] = err
+			return
 		}
-		b, err := marshalIndent(item)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, OutFile{Name: "r/" + l.Slug + ".json", Data: b})
-
+		files[i] = OutFile{Name: "r/" + l.Slug + ".json", Data: b}
 		// The index lists the items without their content, which their
 		// own files carry: `shadcn add` fetches those.
-		entry := *item
-		entry.Schema = ""
-		entry.Files = []RegistryFile{{Path: item.Files[0].Path, Type: item.Files[0].Type}}
-		index.Items = append(index.Items, entry)
+		entries[i] = registryEntry(l, base)
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
+	index.Items = append(index.Items, entries...)
 	b, err := marshalIndent(index)
 	if err != nil {
 		return nil, err
@@ -134,7 +145,6 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 // registryItem renders the registry item of one logo.
 func registryItem(t *template.Template, l *Logo, base string) (*RegistryItem, error) {
 	data := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: base + "/logos/" + l.Slug + "/"}
-	var names []string
 	for _, v := range l.Variants {
 		j, err := svgToJSX(v.Optimised, "p")
 		if err != nil {
@@ -143,22 +153,33 @@ func registryItem(t *template.Template, l *Logo, base string) (*RegistryItem, er
 		data.Variants = append(data.Variants, componentVariant{
 			Name: v.Variant, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, jsxSVG: j,
 		})
-		names = append(names, v.Variant)
 	}
 	var src bytes.Buffer
 	if err := t.Execute(&src, data); err != nil {
 		return nil, fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
 	}
-	return &RegistryItem{
-		Schema:      registryItemSchema,
+	item := registryEntry(l, base)
+	item.Schema = registryItemSchema
+	item.Files[0].Content = src.String()
+	return &item, nil
+}
+
+// registryEntry is a logo's item without its content, as the registry
+// index lists it.
+func registryEntry(l *Logo, base string) RegistryItem {
+	var names []string
+	for _, v := range l.Variants {
+		names = append(names, v.Variant)
+	}
+	return RegistryItem{
 		Name:        l.Slug,
 		Type:        registryItemType,
 		Title:       l.Name,
 		Description: fmt.Sprintf("The %s logo as a React component, %s, with the variants %s.", l.Name, l.Component, strings.Join(names, ", ")),
 		Categories:  l.Categories,
-		Files:       []RegistryFile{{Path: componentPath(l.Slug), Type: registryItemType, Content: src.String()}},
-		Meta:        &RegistryMeta{Component: l.Component, Variants: names, Page: data.Page},
-	}, nil
+		Files:       []RegistryFile{{Path: componentPath(l.Slug), Type: registryItemType}},
+		Meta:        &RegistryMeta{Component: l.Component, Variants: names, Page: base + "/logos/" + l.Slug + "/"},
+	}
 }
 
 // marshalIndent is marshal with two-space indentation and a final newline,

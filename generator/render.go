@@ -31,6 +31,9 @@ type RenderOptions struct {
 	// Templates holds the page and component templates; nil means the
 	// ones embedded from the templates/ folder.
 	Templates fs.FS
+
+	cache        *Cache // set by Build from Options.Cache
+	templateHash string // hash of Templates, set by Render when caching
 }
 
 // Index is dist/api/logos.json.
@@ -198,6 +201,9 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	tmpl := opts.Templates
 	if tmpl == nil {
 		tmpl = templates.FS
+	}
+	if opts.cache != nil {
+		opts.templateHash = hashFS(tmpl)
 	}
 	site, err := renderSite(col, opts, tmpl, &idx, details)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
@@ -253,7 +254,14 @@ func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, det
 		for _, v := range l.Variants {
 			data.Variants = append(data.Variants, newVariantView(l, v, d))
 		}
-		logoPages[i], errs[i] = page("logos/"+l.Slug+"/index.html", siteLogoTmpl, data)
+		name := "logos/" + l.Slug + "/index.html"
+		catKey, _ := json.Marshal(data.Categories)
+		key := renderKey(l.key, "page", base, opts.InstallTemplate, cssName, jsName, opts.templateHash, string(catKey))
+		b, err := opts.cache.render(key, func() ([]byte, error) {
+			f, err := page(name, siteLogoTmpl, data)
+			return f.Data, err
+		})
+		logoPages[i], errs[i] = OutFile{Name: name, Data: b}, err
 	})
 	for _, err := range errs {
 		if err != nil {

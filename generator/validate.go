@@ -34,6 +34,10 @@ type Logo struct {
 	Install    string         // as written in logo.yaml; "" means the build's template
 	Variants   []*VariantFile // in the order of Variants
 	MetaPath   string         // display path of logo.yaml
+
+	// key hashes the logo's source files; renders of the logo are cached
+	// under keys derived from it. Empty when there is no cache.
+	key string
 }
 
 // Variant returns the named variant, or nil when the logo lacks it.
@@ -84,6 +88,7 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 		key := logoKey(ls, known, haveCats)
 		if e, ok := opts.Cache.getLogo(key); ok {
 			logos[i], perLogo[i] = e.Logo, e.Warnings
+			logos[i].key = key
 			return
 		}
 		logos[i], perLogo[i] = validateLogo(ls, known, haveCats)
@@ -99,6 +104,7 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 			logos[i] = nil
 			return
 		}
+		logos[i].key = key
 		opts.Cache.putLogo(key, &cachedLogo{Logo: logos[i], Warnings: perLogo[i]})
 	})
 	for _, p := range perLogo {

@@ -66,11 +66,11 @@ func WriteTreeCached(ctx context.Context, dir string, files []OutFile, cache *Ca
 		return err
 	}
 	var prev Manifest
-	var hashes [][32]byte
+	var hashes []string
 	if cache != nil {
 		prev = cache.written(absDir)
-		hashes = make([][32]byte, len(files))
-		parallel(ctx, len(files), 0, func(i int) { hashes[i] = sha256.Sum256(files[i].Data) })
+		hashes = make([]string, len(files))
+		parallel(ctx, len(files), 0, func(i int) { sum := sha256.Sum256(files[i].Data); hashes[i] = string(sum[:]) })
 		if treeUnchanged(dir, files, hashes, prev) {
 			cache.setWritten(prev)
 			return nil
@@ -115,7 +115,7 @@ func WriteTreeCached(ctx context.Context, dir string, files []OutFile, cache *Ca
 // treeUnchanged reports whether dir holds exactly files, as the manifest
 // recorded them and untouched since: the same names, no others, and the
 // same size, time and inode for each.
-func treeUnchanged(dir string, files []OutFile, hashes [][32]byte, prev Manifest) bool {
+func treeUnchanged(dir string, files []OutFile, hashes []string, prev Manifest) bool {
 	if prev.Files == nil || len(prev.Files) != len(files) {
 		return false
 	}
@@ -150,7 +150,7 @@ func treeUnchanged(dir string, files []OutFile, hashes [][32]byte, prev Manifest
 var errChanged = errors.New("changed")
 
 // manifestOf records the files just written under root.
-func manifestOf(root string, files []OutFile, hashes [][32]byte) (Manifest, error) {
+func manifestOf(root string, files []OutFile, hashes []string) (Manifest, error) {
 	m := Manifest{Files: make(map[string]ManifestEntry, len(files))}
 	for i, f := range files {
 		size, mtime, inode, err := statEntry(filepath.Join(root, filepath.FromSlash(f.Name)))
@@ -165,7 +165,7 @@ func manifestOf(root string, files []OutFile, hashes [][32]byte) (Manifest, erro
 // writeFiles writes files under root. With a manifest of the current tree
 // old, a file with the same content as its old copy, untouched since, is
 // hard-linked instead: the old tree is never modified, only replaced.
-func writeFiles(ctx context.Context, root, old string, files []OutFile, hashes [][32]byte, prev Manifest) error {
+func writeFiles(ctx context.Context, root, old string, files []OutFile, hashes []string, prev Manifest) error {
 	made := map[string]bool{".": true}
 	for _, f := range files {
 		if !fs.ValidPath(f.Name) || f.Name == "." {

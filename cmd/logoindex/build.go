@@ -44,6 +44,7 @@ type buildFlags struct {
 	baseURL string
 	install string
 	workers int
+	noCache bool
 }
 
 func (b *buildFlags) register(fs *flag.FlagSet) {
@@ -51,6 +52,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.baseURL, "base-url", "http://localhost:8080", "`URL` the output folder is served at, used in every link")
 	fs.StringVar(&b.install, "install-template", generator.DefaultInstallTemplate, "install command of logos that set none; {base}, {slug} and {component} are replaced")
 	fs.IntVar(&b.workers, "workers", 0, "goroutines that check and optimise (0: one per CPU)")
+	fs.BoolVar(&b.noCache, "no-cache", false, "ignore and do not update the build cache (.<out>.cache beside the output folder)")
 }
 
 // validate checks the flags and normalises the base URL.
@@ -88,18 +90,28 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // a summary to stdout. On any problem out is left as it was.
 func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr io.Writer) error {
 	start := time.Now()
+	// The cache only saves time: a clean build writes the same bytes.
+	var cache *generator.Cache
+	cachePath := generator.DefaultCachePath(out)
+	if !bf.noCache {
+		cache = generator.LoadCache(cachePath)
+	}
 	res, err := buildFrom(ctx, bf.sourceFlags, generator.Options{
 		Render:  generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install},
 		Workers: bf.workers,
+		Cache:   cache,
 	}, stderr)
 	if err != nil {
 		return err
 	}
-	if err := generator.WriteTree(ctx, out, res.Files); err != nil {
+	if err := generator.WriteTreeCached(ctx, out, res.Files, cache); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
 		}
 		return fmt.Errorf("writing %s: %w (the previous output is unchanged)", out, err)
+	}
+	if err := cache.Save(cachePath); err != nil {
+		fmt.Fprintf(stderr, "logoindex: could not save the build cache (the next build will be a full one): %v\n", err)
 	}
 	fmt.Fprintf(stdout, "built %d logos (%d files) into %s in %s%s\n",
 		len(res.Collection.Logos), len(res.Files), out, time.Since(start).Round(time.Millisecond), warningSummary(res.Warnings))

@@ -6,6 +6,7 @@
 //	logoindex build [-src source-logos] [-out dist] [-base-url http://localhost:8080]
 //	logoindex check [-src source-logos] [-strict] [-format text|github]
 //	logoindex new <slug> -name "Brand" -hex "#RRGGBB" -category c [-src source-logos]
+//	logoindex serve [-dir dist] [-addr 127.0.0.1:8080] [-watch -src source-logos]
 //
 // Exit status: 0 on success, 1 when any logo is invalid (or, with -strict,
 // has a warning), 2 on bad usage.
