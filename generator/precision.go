@@ -1,0 +1,1492 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// precisionDivisor sets how far reducePrecision may move a drawn point: at
+// most 1/precisionDivisor of the viewBox's larger side on each axis, a
+// sixteenth of a pixel at 512 px per side. A sixteenth is what the render
+// comparison of `make bench` (bench/README.md) allows: a pixel on an edge
+// changes by about the move times 255, and more than 16/255 counts as a
+// visible change; at 1/4096, 57 files of simple-icons change at 512 px.
+const precisionDivisor = 8192
+
+// maxDecimals bounds the decimals kept; a viewBox so small that it needs
+// more is left alone.
+const maxDecimals = 12
+
+// reducePrecision rewrites the numbers of an SVG to fewer decimals where the
+// change cannot be seen, and drops what renders nothing. viewBox is the
+// root's, from CheckSVG. Path data, polygon points and the horizontal
+// geometry of shapes keep the fewest decimals that hold every point within
+// 1/precisionDivisor of the viewBox (scaled by the transforms above each
+// element); flat edges, the tops and bottoms of curves, and arcs keep their
+// exact heights, which a rasteriser samples in rows (see flatSlope); curves
+// that are straight or quadratic within that distance become lines and
+// quadratics. It never touches the viewBox, the root's size, gradients,
+// patterns, markers, filters, text, nested viewports, stroke widths or
+// anything under a transform it cannot read. It removes empty groups and
+// defs without an id, attributes set to the value they would have anyway,
+// data-* and enable-background attributes and an unused xlink namespace; it
+// keeps <title>, <desc>, role, class and every id. It is pure and
+// deterministic, and returns src itself when it cannot parse it or would not
+// make it shorter.
+func reducePrecision(src []byte, viewBox [4]float64) []byte {
+	side := max(viewBox[2], viewBox[3])
+	if !(viewBox[2] > 0 && viewBox[3] > 0) || math.IsInf(side, 0) {
+		return src
+	}
+	root, ok := parseXMLTree(src)
+	if !ok {
+		return src
+	}
+	p := &precisionPass{tol: side / precisionDivisor, refs: map[string]bool{}}
+	p.scan(root)
+	p.rewrite(root)
+	var out bytes.Buffer
+	out.Grow(len(src))
+	root.write(&out)
+	if out.Len() >= len(src) {
+		return src
+	}
+	return out.Bytes()
+}
+
+// xnode is a node of a light XML tree that keeps each token's bytes, so
+// that only what the pass changes is written anew.
+type xnode struct {
+	el       bool     // an element; otherwise raw is any other token
+	raw      []byte   // the token, or an element's start tag, as in the source
+	end      []byte   // an element's end tag; empty when it was self-closing
+	name     xml.Name // prefix in Space, as RawToken gives it
+	attrs    []xml.Attr
+	kids     []*xnode
+	text     bool // non-blank character data or CDATA
+	dirty    bool // attrs changed: write a new start tag
+	drop     bool
+	parent   *xnode
+	svg      bool    // an element in the SVG namespace
+	scale    float64 // bound on how much its transforms enlarge its coordinates
+	indirect bool    // drawn where it is referenced (defs, clipPath, mask, use)
+	inSwitch bool
+}
+
+// parseXMLTree parses src into a document node holding its top-level
+// tokens; ok is false when src is not well-formed.
+func parseXMLTree(src []byte) (*xnode, bool) {
+	d := xml.NewDecoder(bytes.NewReader(src))
+	d.Strict = true
+	doc := &xnode{}
+	cur := doc
+	ns := []string{""}
+	for {
+		start := d.InputOffset()
+		tok, err := d.RawToken()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, false
+		}
+		raw := src[start:d.InputOffset()]
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := &xnode{el: true, raw: raw, name: t.Name, attrs: t.Copy().Attr, parent: cur}
+			def := ns[len(ns)-1]
+			for _, a := range t.Attr {
+				if a.Name.Space == "" && a.Name.Local == "xmlns" {
+					def = a.Value
+				}
+			}
+			ns = append(ns, def)
+			n.svg = t.Name.Space == "" && def == nsSVG
+			cur.kids = append(cur.kids, n)
+			cur = n
+		case xml.EndElement:
+			if cur == doc || t.Name != cur.name { // RawToken does not match tags
+				return nil, false
+			}
+			cur.end = raw
+			cur = cur.parent
+			ns = ns[:len(ns)-1]
+		case xml.CharData:
+			cur.kids = append(cur.kids, &xnode{raw: raw, text: len(bytes.TrimSpace(t)) > 0 || bytes.HasPrefix(raw, []byte("<![CDATA["))})
+		default:
+			cur.kids = append(cur.kids, &xnode{raw: raw})
+		}
+	}
+	if cur != doc {
+		return nil, false
+	}
+	return doc, true
+}
+
+func (n *xnode) attr(local string) (string, bool) {
+	for _, a := range n.attrs {
+		if a.Name.Space == "" && a.Name.Local == local {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+func (n *xnode) setAttr(i int, v string) {
+	if n.attrs[i].Value != v {
+		n.attrs[i].Value = v
+		n.dirty = true
+	}
+}
+
+func (n *xnode) write(w *bytes.Buffer) {
+	if n.drop {
+		return
+	}
+	if !n.el {
+		w.Write(n.raw)
+		for _, k := range n.kids { // the document node
+			k.write(w)
+		}
+		return
+	}
+	if !n.dirty {
+		w.Write(n.raw)
+	} else {
+		w.WriteByte('<')
+		w.WriteString(xmlRawName(n.name))
+		for _, a := range n.attrs {
+			w.WriteByte(' ')
+			w.WriteString(xmlRawName(a.Name))
+			w.WriteByte('=')
+			writeAttrValue(w, a.Value)
+		}
+		if len(n.end) == 0 {
+			w.WriteString("/>")
+			return
+		}
+		w.WriteByte('>')
+	}
+	for _, k := range n.kids {
+		k.write(w)
+	}
+	w.Write(n.end)
+}
+
+func xmlRawName(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
+}
+
+// writeAttrValue quotes v with the quote it holds fewer of, escaping the
+// rest so that a parser reads v back exactly.
+func writeAttrValue(w *bytes.Buffer, v string) {
+	q := byte('"')
+	if strings.Count(v, `"`) > strings.Count(v, "'") {
+		q = '\''
+	}
+	w.WriteByte(q)
+	last := 0
+	for i := 0; i < len(v); i++ {
+		var esc string
+		switch c := v[i]; {
+		case c == '&':
+			esc = "&amp;"
+		case c == '<':
+			esc = "&lt;"
+		case c == '\t':
+			esc = "&#9;"
+		case c == '\n':
+			esc = "&#10;"
+		case c == '\r':
+			esc = "&#13;"
+		case c == q && c == '"':
+			esc = "&quot;"
+		case c == q:
+			esc = "&apos;"
+		default:
+			continue
+		}
+		w.WriteString(v[last:i])
+		w.WriteString(esc)
+		last = i + 1
+	}
+	w.WriteString(v[last:])
+	w.WriteByte(q)
+}
+
+// precisionPass holds what the first walk learns about the whole document.
+type precisionPass struct {
+	tol          float64         // allowed move of a drawn point, per axis, in viewBox units
+	refs         map[string]bool // ids referenced by href or url(#id)
+	styleElement bool            // a <style> element: CSS may select anything
+	cssTransform bool            // a transform set through CSS: scales unknown
+	markers      bool            // markers depend on segment directions and stroke width
+	dashed       bool            // dashes follow a curve's parameter, not just its shape
+	xlinkUsed    bool
+	maxScale     float64 // the largest scale of any element: bounds referenced content
+	nestedRefs   bool    // referenced content references more: no bound
+}
+
+// Elements whose horizontal coordinates the pass may round, and the
+// attributes. Vertical ones stay exact: see reducePrecision.
+var roundAttrs = map[string][]string{
+	"rect":    {"x", "width"},
+	"circle":  {"cx"},
+	"ellipse": {"cx", "rx"},
+	"line":    {"x1", "x2"},
+	"use":     {"x"},
+}
+
+// Containers whose content keeps the user space of its parent (or of the
+// element that references it).
+var plainContainers = map[string]bool{"g": true, "a": true, "defs": true, "switch": true, "clipPath": true, "mask": true, "symbol": true}
+
+// propDefaults are presentation attributes at their initial values; inherited
+// ones may be dropped only where no ancestor sets another value.
+var propDefaults = map[string]struct {
+	value     string
+	inherited bool
+}{
+	"fill-rule": {"nonzero", true}, "clip-rule": {"nonzero", true}, "fill-opacity": {"1", true},
+	"stroke-opacity": {"1", true}, "stroke": {"none", true}, "stroke-width": {"1", true},
+	"stroke-linecap": {"butt", true}, "stroke-linejoin": {"miter", true}, "stroke-miterlimit": {"4", true},
+	"stroke-dasharray": {"none", true}, "stroke-dashoffset": {"0", true}, "visibility": {"visible", true},
+	"opacity": {"1", false}, "display": {"inline", false},
+}
+
+// scan computes scales and learns the document-wide facts.
+func (p *precisionPass) scan(doc *xnode) {
+	p.maxScale = 1
+	var walk func(n *xnode, scale float64, indirect, inSwitch bool)
+	walk = func(n *xnode, scale float64, indirect, inSwitch bool) {
+		for _, a := range n.attrs {
+			v := a.Value
+			if a.Name.Space == "xlink" {
+				p.xlinkUsed = true
+			}
+			if a.Name.Local == "href" && strings.HasPrefix(strings.TrimSpace(v), "#") {
+				p.refs[strings.TrimSpace(v)[1:]] = true
+				if indirect {
+					p.nestedRefs = true
+				}
+			}
+			if strings.Contains(v, "url(") {
+				for _, id := range urlRefs(v) {
+					p.refs[id] = true
+				}
+				if indirect && (a.Name.Local == "clip-path" || a.Name.Local == "mask" || a.Name.Local == "style") {
+					p.nestedRefs = true
+				}
+			}
+			lv := strings.ToLower(v)
+			if a.Name.Local == "style" && strings.Contains(lv, "transform") {
+				p.cssTransform = true
+			}
+			if strings.Contains(a.Name.Local, "dasharray") || strings.Contains(lv, "dasharray") {
+				p.dashed = true
+			}
+			if strings.HasPrefix(a.Name.Local, "marker") || a.Name.Local == "style" && strings.Contains(lv, "marker") {
+				p.markers = true
+			}
+		}
+		if n.el {
+			if t, ok := n.attr("transform"); ok {
+				scale *= transformScale(t)
+			}
+			n.scale, n.indirect, n.inSwitch = scale, indirect, inSwitch
+			if !math.IsInf(scale, 0) {
+				p.maxScale = max(p.maxScale, scale)
+			} else {
+				p.maxScale = math.Inf(1)
+			}
+			switch n.name.Local {
+			case "style":
+				if n.svg {
+					p.styleElement = true
+					for _, k := range n.kids {
+						css := strings.ToLower(string(k.raw))
+						p.cssTransform = p.cssTransform || strings.Contains(css, "transform")
+						p.dashed = p.dashed || strings.Contains(css, "dasharray")
+					}
+				}
+			case "marker":
+				p.markers = true
+			case "defs", "clipPath", "mask", "symbol":
+				indirect = true
+			}
+			inSwitch = n.name.Local == "switch"
+		}
+		for _, k := range n.kids {
+			if k.el {
+				walk(k, scale, indirect, inSwitch)
+			}
+		}
+	}
+	walk(doc, 1, false, false)
+	// Content referenced by id is drawn again where it is used.
+	var mark func(n *xnode, indirect bool)
+	mark = func(n *xnode, indirect bool) {
+		if id, ok := n.attr("id"); ok && p.refs[id] {
+			indirect = true
+		}
+		if n.el && indirect {
+			if !n.indirect && n.name.Local == "use" {
+				p.nestedRefs = true
+			}
+			n.indirect = true
+		}
+		for _, k := range n.kids {
+			if k.el {
+				mark(k, indirect || n.indirect)
+			}
+		}
+	}
+	mark(doc, false)
+}
+
+// urlRefs returns the ids of the url(#id) references in v.
+func urlRefs(v string) []string {
+	var ids []string
+	for {
+		i := strings.Index(v, "url(")
+		if i < 0 {
+			return ids
+		}
+		v = v[i+4:]
+		j := strings.IndexByte(v, ')')
+		if j < 0 {
+			return ids
+		}
+		ref := strings.Trim(strings.TrimSpace(v[:j]), `"'`)
+		if strings.HasPrefix(ref, "#") {
+			ids = append(ids, ref[1:])
+		}
+		v = v[j:]
+	}
+}
+
+// rewrite rounds, drops defaults and removes empty groups.
+func (p *precisionPass) rewrite(doc *xnode) {
+	for _, k := range doc.kids {
+		if k.el && k.svg && k.name.Local == "svg" {
+			p.element(k, true, true, map[string]string{})
+		}
+	}
+	if !p.xlinkUsed {
+		for _, k := range doc.kids {
+			if k.el {
+				for i := 0; i < len(k.attrs); i++ {
+					if k.attrs[i].Name.Space == "xmlns" && k.attrs[i].Name.Local == "xlink" {
+						k.attrs = append(k.attrs[:i], k.attrs[i+1:]...)
+						k.dirty = true
+						i--
+					}
+				}
+			}
+		}
+	}
+}
+
+// element handles n and its content. round says that n's coordinates are
+// in a user space the pass understands; inherited maps the inherited
+// presentation properties set above n to their values.
+func (p *precisionPass) element(n *xnode, round, isRoot bool, inherited map[string]string) {
+	if !n.svg {
+		return // foreign markup: left as it is
+	}
+	local := n.name.Local
+	scale := n.scale
+	if n.indirect {
+		if p.nestedRefs {
+			round = false
+		}
+		scale *= p.maxScale
+	}
+	if p.cssTransform || p.markers || math.IsInf(scale, 0) || !(scale > 0) {
+		round = false
+	}
+	if !isRoot && !plainContainers[local] && roundAttrs[local] == nil &&
+		local != "path" && local != "polygon" && local != "polyline" {
+		round = false
+	}
+	switch local {
+	case "clipPath":
+		if v, _ := n.attr("clipPathUnits"); v == "objectBoundingBox" {
+			round = false
+		}
+	case "mask":
+		if v, _ := n.attr("maskContentUnits"); v == "objectBoundingBox" {
+			round = false
+		}
+	case "symbol":
+		if _, ok := n.attr("viewBox"); ok {
+			round = false
+		}
+	}
+	if !isRoot && local == "svg" {
+		round = false
+	}
+
+	// Presentation properties this element sets, for its content.
+	own := map[string]string{}
+	for _, a := range n.attrs {
+		if a.Name.Space == "" {
+			if _, ok := propDefaults[a.Name.Local]; ok {
+				own[a.Name.Local] = strings.TrimSpace(a.Value)
+			}
+		}
+	}
+	if st, ok := n.attr("style"); ok {
+		for _, d := range cssDeclarations(st) {
+			own[strings.ToLower(strings.TrimSpace(d.prop))] = strings.TrimSpace(d.value)
+		}
+	}
+
+	r := newRounder(p.tol / scale)
+	for i := 0; i < len(n.attrs); i++ {
+		a := n.attrs[i]
+		if a.Name.Space != "" {
+			continue
+		}
+		name := a.Name.Local
+		switch {
+		case name == "enable-background" || strings.HasPrefix(name, "data-") && !p.styleElement:
+			n.attrs = append(n.attrs[:i], n.attrs[i+1:]...)
+			n.dirty = true
+			i--
+			continue
+		case name == "style" && strings.TrimSpace(a.Value) == "",
+			// clip-rule only counts for shapes drawn as a clip path.
+			name == "clip-rule" && shapeElements[local] && !n.indirect && !p.styleElement && !inClipPath(n):
+			n.attrs = append(n.attrs[:i], n.attrs[i+1:]...)
+			n.dirty = true
+			i--
+			continue
+		}
+		if def, ok := propDefaults[name]; ok && !p.styleElement && isDefault(name, a.Value, def.value) {
+			// An inherited property at its initial value is redundant only
+			// where an ancestor in the file sets that same value: otherwise
+			// it guards against what a page around an inline SVG, or a
+			// <use>, passes down.
+			up, set := inherited[name]
+			if !def.inherited || !n.indirect && set && isDefault(name, up, def.value) {
+				n.attrs = append(n.attrs[:i], n.attrs[i+1:]...)
+				n.dirty = true
+				i--
+				continue
+			}
+		}
+		if !round || !r.ok {
+			continue
+		}
+		switch {
+		case name == "d" && local == "path":
+			if v, ok := roundPath(a.Value, r, !p.dashed); ok && len(v) < len(a.Value) {
+				n.setAttr(i, v)
+			}
+		case name == "points" && (local == "polygon" || local == "polyline"):
+			if v, ok := roundPoints(a.Value, r); ok {
+				n.setAttr(i, v)
+			}
+		case !isRoot && contains(roundAttrs[local], name):
+			// Half the tolerance each: an edge is a position plus a size.
+			if v, n1, ok := roundList(a.Value, r, r.tol/2); ok && n1 == 1 {
+				n.setAttr(i, v)
+			}
+		}
+	}
+
+	next, copied := inherited, false
+	for k, v := range own {
+		if propDefaults[k].inherited {
+			if !copied {
+				next, copied = copyMap(inherited), true
+			}
+			next[k] = v
+		}
+	}
+	for _, k := range n.kids {
+		if k.el {
+			p.element(k, round && (isRoot || plainContainers[local]), false, next)
+		}
+	}
+	// Empty groups and defs render nothing; an id may still be used.
+	if (local == "g" || local == "defs") && !isRoot && !n.inSwitch {
+		if _, hasID := n.attr("id"); !hasID && isEmpty(n) {
+			n.drop = true
+		}
+	}
+}
+
+func inClipPath(n *xnode) bool {
+	for ; n != nil; n = n.parent {
+		if n.el && n.name.Local == "clipPath" {
+			return true
+		}
+	}
+	return false
+}
+
+func isEmpty(n *xnode) bool {
+	for _, k := range n.kids {
+		if k.drop {
+			continue
+		}
+		if k.el || k.text {
+			return false
+		}
+	}
+	return true
+}
+
+func isDefault(name, v, def string) bool {
+	v = strings.TrimSpace(v)
+	if v == def {
+		return true
+	}
+	switch name {
+	case "fill-opacity", "stroke-opacity", "opacity", "stroke-width", "stroke-miterlimit", "stroke-dashoffset":
+		f, err := strconv.ParseFloat(v, 64)
+		d, _ := strconv.ParseFloat(def, 64)
+		return err == nil && f == d
+	}
+	return false
+}
+
+func copyMap(m map[string]string) map[string]string {
+	c := make(map[string]string, len(m)+2)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// transformScale returns an upper bound on how much a transform list
+// enlarges lengths (the largest singular value of its linear part), or +Inf
+// when it cannot be read.
+func transformScale(s string) float64 {
+	a, b, c, d := 1.0, 0.0, 0.0, 1.0 // the linear part, column-major like matrix(a b c d e f)
+	s = strings.TrimSpace(s)
+	for s != "" {
+		open := strings.IndexByte(s, '(')
+		closing := strings.IndexByte(s, ')')
+		if open < 0 || closing < open {
+			return math.Inf(1)
+		}
+		name := strings.TrimSpace(s[:open])
+		args, ok := parseNumberList(s[open+1 : closing])
+		if !ok {
+			return math.Inf(1)
+		}
+		var m [4]float64
+		switch {
+		case name == "matrix" && len(args) == 6:
+			m = [4]float64{args[0], args[1], args[2], args[3]}
+		case name == "translate" && (len(args) == 1 || len(args) == 2):
+			m = [4]float64{1, 0, 0, 1}
+		case name == "scale" && len(args) == 1:
+			m = [4]float64{args[0], 0, 0, args[0]}
+		case name == "scale" && len(args) == 2:
+			m = [4]float64{args[0], 0, 0, args[1]}
+		case name == "rotate" && (len(args) == 1 || len(args) == 3):
+			r := args[0] * math.Pi / 180
+			m = [4]float64{math.Cos(r), math.Sin(r), -math.Sin(r), math.Cos(r)}
+		case name == "skewX" && len(args) == 1:
+			m = [4]float64{1, 0, math.Tan(args[0] * math.Pi / 180), 1}
+		case name == "skewY" && len(args) == 1:
+			m = [4]float64{1, math.Tan(args[0] * math.Pi / 180), 0, 1}
+		default:
+			return math.Inf(1)
+		}
+		a, b, c, d = a*m[0]+c*m[1], b*m[0]+d*m[1], a*m[2]+c*m[3], b*m[2]+d*m[3]
+		s = strings.TrimLeft(s[closing+1:], " \t\r\n,")
+	}
+	t := a*a + b*b + c*c + d*d
+	det := a*d - b*c
+	sigma := math.Sqrt((t + math.Sqrt(math.Max(0, t*t-4*det*det))) / 2)
+	if math.IsNaN(sigma) || math.IsInf(sigma, 0) || sigma > 1e6 {
+		return math.Inf(1)
+	}
+	return sigma
+}
+
+func parseNumberList(s string) ([]float64, bool) {
+	var out []float64
+	b := []byte(s)
+	for i := skipSep(b, 0); i < len(b); i = skipSep(b, i) {
+		end := scanNumber(b, i)
+		if end == i {
+			return nil, false
+		}
+		f, err := strconv.ParseFloat(string(b[i:end]), 64)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, f)
+		i = end
+	}
+	return out, true
+}
+
+// pow10 holds the powers of ten the pass scales by, without math.Pow.
+var pow10 = func() (t [24]float64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
+
+// rounder writes numbers with as few decimals as keep them within tol of
+// their exact values.
+type rounder struct {
+	tol  float64
+	dmax int // the fewest decimals that always fit: half a step is at most tol
+	ok   bool
+}
+
+func newRounder(tol float64) rounder {
+	if !(tol > 0) || math.IsInf(tol, 0) {
+		return rounder{}
+	}
+	for d := 0; d <= maxDecimals; d++ {
+		if 0.5*math.Pow(10, -float64(d)) <= tol {
+			return rounder{tol: tol, dmax: d, ok: true}
+		}
+	}
+	return rounder{}
+}
+
+// near returns the number with the fewest decimals within tol of x (at
+// most r.tol) and its value; ok is false for numbers too large to write.
+func (r rounder) near(x, tol float64) (ptok, float64, bool) {
+	for d := 0; d <= r.dmax; d++ {
+		sc := pow10[d]
+		n := math.Round(x * sc)
+		if math.IsNaN(n) || math.Abs(n) > 1<<52 {
+			return ptok{}, 0, false
+		}
+		if v := n / sc; math.Abs(v-x) <= tol || d == r.dmax {
+			return ptok{n: int64(n), d: d}, v, true
+		}
+	}
+	return ptok{}, 0, false
+}
+
+// appendFixed writes n steps of 10^-d as the shortest decimal: no leading
+// zero, no trailing zeros.
+func appendFixed(b []byte, n int64, d int) []byte {
+	if n < 0 {
+		b = append(b, '-')
+		n = -n
+	}
+	p := int64(1)
+	for range d {
+		p *= 10
+	}
+	ip, fp := n/p, n%p
+	if ip != 0 || fp == 0 {
+		b = strconv.AppendInt(b, ip, 10)
+	}
+	if fp != 0 {
+		var buf [24]byte
+		digits := strconv.AppendInt(buf[:0], fp+p, 10)[1:] // zero-padded to d
+		for digits[len(digits)-1] == '0' {
+			digits = digits[:len(digits)-1]
+		}
+		b = append(b, '.')
+		b = append(b, digits...)
+	}
+	return b
+}
+
+// roundList rounds a list of plain numbers (a length, or points) each
+// within tol and returns how many it held; ok is false when any item is not
+// a plain number (a unit, a percentage, a keyword).
+func roundList(v string, r rounder, tol float64) (string, int, bool) {
+	nums, ok := parseNumberList(v)
+	if !ok || len(nums) == 0 {
+		return "", 0, false
+	}
+	var w numWriter
+	for _, f := range nums {
+		t, _, ok := r.near(f, tol)
+		if !ok {
+			return "", 0, false
+		}
+		w.num(t.n, t.d)
+	}
+	return string(w.b), len(nums), true
+}
+
+// roundPoints rounds the x of each pair of a points list; ok is false for
+// an odd count or an item that is not a plain number.
+func roundPoints(v string, r rounder) (string, bool) {
+	nums, ok := parseNumberList(v)
+	if !ok || len(nums) == 0 || len(nums)%2 != 0 {
+		return "", false
+	}
+	var w numWriter
+	for k, f := range nums {
+		t, ok := exactNumber(f, 0)
+		if k%2 == 0 {
+			t, _, ok = r.near(f, r.tol)
+		}
+		if !ok {
+			return "", false
+		}
+		w.num(t.n, t.d)
+	}
+	return string(w.b), true
+}
+
+// numWriter writes numbers with the fewest separators: none before a
+// minus sign, nor before ".5" after a number that has a dot.
+type numWriter struct {
+	b        []byte
+	afterNum bool // the last token was a number
+	dotted   bool // ... holding a dot
+}
+
+func (w *numWriter) num(n int64, d int) {
+	start := len(w.b)
+	w.b = appendFixed(w.b, n, d)
+	s := w.b[start:]
+	dotted := bytes.IndexByte(s, '.') >= 0
+	if w.afterNum && s[0] != '-' && (s[0] != '.' || !w.dotted) {
+		w.b = append(w.b, 0)
+		copy(w.b[start+1:], w.b[start:len(w.b)-1])
+		w.b[start] = ' '
+	}
+	w.afterNum, w.dotted = true, dotted
+}
+
+func (w *numWriter) flag(f bool) {
+	if w.afterNum {
+		w.b = append(w.b, ' ')
+	}
+	if f {
+		w.b = append(w.b, '1')
+	} else {
+		w.b = append(w.b, '0')
+	}
+	w.afterNum, w.dotted = false, false
+}
+
+func (w *numWriter) cmd(c byte) {
+	w.b = append(w.b, c)
+	w.afterNum, w.dotted = false, false
+}
+
+func skipSep(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == ',' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f') {
+		i++
+	}
+	return i
+}
+
+// scanNumber returns the end of the SVG number at b[i:], or i.
+func scanNumber(b []byte, i int) int {
+	j := i
+	if j < len(b) && (b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	digits := 0
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+		digits++
+	}
+	if j < len(b) && b[j] == '.' {
+		k := j + 1
+		frac := 0
+		for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+			k++
+			frac++
+		}
+		if frac > 0 || digits > 0 {
+			j = k
+			digits += frac
+		}
+	}
+	if digits == 0 {
+		return i
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		k := j + 1
+		if k < len(b) && (b[k] == '+' || b[k] == '-') {
+			k++
+		}
+		e := k
+		for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		if k > e {
+			j = k
+		}
+	}
+	return j
+}
+
+type point struct{ x, y float64 }
+
+// pathSeg is one path segment in absolute coordinates. S and T are read as
+// C and Q with their reflected control point, flagged smooth.
+type pathSeg struct {
+	cmd    byte     // M, L, C, Q, A or Z
+	smooth bool     // written as S or T
+	p      [3]point // control points, then the end point
+	arc    [3]float64
+	fa, fs bool
+}
+
+func (s *pathSeg) end() point {
+	switch s.cmd {
+	case 'C':
+		return s.p[2]
+	case 'Q':
+		return s.p[1]
+	}
+	return s.p[0]
+}
+
+var pathArgs = map[byte]int{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q': 4, 'T': 2, 'A': 7, 'Z': 0}
+
+// parsePath reads path data into absolute segments; ok is false for data
+// with any error, which renderers draw only up to the error.
+func parsePath(s string) ([]pathSeg, bool) {
+	b := []byte(s)
+	var segs []pathSeg
+	var cur, start, lastC2, lastQ point
+	var cmd, prev byte
+	needArgs := false
+	var args [7]float64
+	for i := skipSep(b, 0); i < len(b); i = skipSep(b, i) {
+		c := b[i]
+		if c|0x20 >= 'a' && c|0x20 <= 'z' {
+			if needArgs {
+				return nil, false
+			}
+			if _, ok := pathArgs[c&^0x20]; !ok {
+				return nil, false
+			}
+			if len(segs) == 0 && c&^0x20 != 'M' {
+				return nil, false
+			}
+			cmd = c
+			i++
+			if cmd&^0x20 == 'Z' {
+				segs = append(segs, pathSeg{cmd: 'Z', p: [3]point{start}})
+				cur, prev = start, 'Z'
+				continue
+			}
+			needArgs = true
+			continue
+		}
+		if cmd == 0 || cmd&^0x20 == 'Z' {
+			return nil, false
+		}
+		upper := cmd &^ 0x20
+		n := pathArgs[upper]
+		for k := range n {
+			if k > 0 {
+				i = skipSep(b, i)
+			}
+			if upper == 'A' && (k == 3 || k == 4) {
+				if i >= len(b) || b[i] != '0' && b[i] != '1' {
+					return nil, false
+				}
+				args[k] = float64(b[i] - '0')
+				i++
+				continue
+			}
+			end := scanNumber(b, i)
+			if end == i {
+				return nil, false
+			}
+			f, err := strconv.ParseFloat(string(b[i:end]), 64)
+			if err != nil || math.IsInf(f, 0) {
+				return nil, false
+			}
+			args[k] = f
+			i = end
+		}
+		needArgs = false
+		base := point{}
+		if cmd != upper {
+			base = cur
+		}
+		at := func(k int) point { return point{base.x + args[k], base.y + args[k+1]} }
+		seg := pathSeg{cmd: upper}
+		switch upper {
+		case 'M':
+			seg.p[0] = at(0)
+			start = seg.p[0]
+		case 'L':
+			seg.p[0] = at(0)
+		case 'H':
+			seg.cmd, seg.p[0] = 'L', point{base.x + args[0], cur.y}
+		case 'V':
+			seg.cmd, seg.p[0] = 'L', point{cur.x, base.y + args[0]}
+		case 'C':
+			seg.p = [3]point{at(0), at(2), at(4)}
+		case 'S':
+			c1 := cur
+			if prev == 'C' {
+				c1 = point{2*cur.x - lastC2.x, 2*cur.y - lastC2.y}
+			}
+			seg.cmd, seg.smooth, seg.p = 'C', true, [3]point{c1, at(0), at(2)}
+		case 'Q':
+			seg.p = [3]point{at(0), at(2)}
+		case 'T':
+			c1 := cur
+			if prev == 'Q' {
+				c1 = point{2*cur.x - lastQ.x, 2*cur.y - lastQ.y}
+			}
+			seg.cmd, seg.smooth, seg.p = 'Q', true, [3]point{c1, at(0)}
+		case 'A':
+			seg.arc = [3]float64{args[0], args[1], args[2]}
+			seg.fa, seg.fs = args[3] == 1, args[4] == 1
+			seg.p[0] = at(5)
+		}
+		switch seg.cmd {
+		case 'C':
+			lastC2 = seg.p[1]
+		case 'Q':
+			lastQ = seg.p[0]
+		}
+		segs = append(segs, seg)
+		cur, prev = seg.end(), seg.cmd
+		if cmd == 'M' {
+			cmd = 'L'
+		} else if cmd == 'm' {
+			cmd = 'l'
+		}
+	}
+	if needArgs || len(segs) == 0 {
+		return nil, false
+	}
+	return segs, true
+}
+
+// ptok is one number of path data in steps of 10^-d, or an arc flag.
+type ptok struct {
+	n      int64
+	d      int
+	isFlag bool
+}
+
+// pathWriter writes path data compactly: a command letter only where it
+// changes, and numbers with the fewest separators.
+type pathWriter struct {
+	numWriter
+	implicit byte   // the command that numbers without a letter continue
+	scratch  []byte // the relative form while shortest weighs the two
+}
+
+func (w *pathWriter) seg(letter byte, toks []ptok) {
+	if letter != w.implicit || letter == 'M' || letter == 'm' {
+		w.cmd(letter)
+	}
+	for _, t := range toks {
+		if t.isFlag {
+			w.flag(t.n == 1)
+		} else {
+			w.num(t.n, t.d)
+		}
+	}
+	switch letter {
+	case 'M':
+		w.implicit = 'L'
+	case 'm':
+		w.implicit = 'l'
+	case 'z', 'Z':
+		w.implicit = 0
+	default:
+		w.implicit = letter
+	}
+}
+
+// shortest writes the relative form of a segment unless the absolute one
+// is at least two bytes shorter (relative data compresses better: on the
+// three corpora of `make bench` this trades 0.2% of raw bytes for 0.4% of
+// gzip), and reports whether it wrote the absolute one.
+func (w *pathWriter) shortest(abs byte, absToks, relToks []ptok) (absolute bool) {
+	mark, saved := len(w.b), *w
+	w.seg(abs|0x20, relToks)
+	rel := append(saved.scratch[:0], w.b[mark:]...)
+	relState := *w
+	*w = saved
+	w.b = w.b[:mark]
+	w.seg(abs, absToks)
+	if n := len(w.b) - mark; n+1 >= len(rel) {
+		b := append(w.b[:mark], rel...)
+		*w = relState
+		w.b = b
+		w.scratch = rel
+		return false
+	}
+	w.scratch = rel
+	return true
+}
+
+// roundPath rewrites path data with the fewest decimals that keep every
+// point within r.tol of its exact place on each axis, written absolute or
+// relative, whichever is shorter. Positions are tracked as written, so
+// errors do not add up along relative data. Béziers stay within r.tol as
+// their control points do; an S or T is kept where the reflected control
+// point lands within r.tol, and the points it reflects are rounded more
+// finely for it. Flat features keep their exact y and arcs their exact ends
+// (flatPoints). straighten allows turning nearly straight curves into
+// lines, which dashes would tell. ok is false for data it cannot read.
+func roundPath(d string, r rounder, straighten bool) (string, bool) {
+	segs, ok := parsePath(d)
+	if !ok {
+		return "", false
+	}
+	eps := pathEps(segs)
+	if straighten {
+		straightenCurves(segs, r.tol, eps)
+	}
+	quadratics(segs, r.tol, eps)
+	var w pathWriter
+	var cur, start, lastC2, lastQ point
+	var prev byte
+	tol := r.tol
+	// at rounds the point p both ways: absolute, and relative to the
+	// written position c, with the values each form stands for.
+	type pair struct {
+		abs, rel       []ptok
+		absVal, relVal point
+	}
+	// axis writes one coordinate within t of v, absolute and relative to
+	// the written c; t == 0 keeps it exact.
+	axis := func(v, c, t float64) (abs, rel ptok, absVal, relVal float64, ok bool) {
+		if t == 0 {
+			abs, ok1 := exactNumber(v, eps)
+			rel, ok2 := exactNumber(v-c, eps)
+			return abs, rel, v, v, ok1 && ok2
+		}
+		abs, absVal, ok1 := r.near(v, t)
+		rel, d, ok2 := r.near(v-c, t)
+		return abs, rel, absVal, c + d, ok1 && ok2
+	}
+	// at writes a point, x within tx and y within ty.
+	at := func(p, c point, tx, ty float64) (pair, bool) {
+		ax, rx, vx, wx, ok1 := axis(p.x, c.x, tx)
+		ay, ry, vy, wy, ok2 := axis(p.y, c.y, ty)
+		return pair{[]ptok{ax, ay}, []ptok{rx, ry}, point{vx, vy}, point{wx, wy}}, ok1 && ok2
+	}
+	within := func(a, b, t float64) bool { return math.Abs(a-b) <= max(t, eps) }
+	near := func(q, exact point, ty float64) bool { return within(q.x, exact.x, tol) && within(q.y, exact.y, ty) }
+	flatEnd, flatCtl, arcEnd := flatPoints(segs)
+	cat := func(ts ...[]ptok) []ptok {
+		var out []ptok
+		for _, t := range ts {
+			out = append(out, t...)
+		}
+		return out
+	}
+	for i, s := range segs {
+		// A joint that the next segment reflects is rounded to a third of
+		// the tolerance, so that the reflection lands within it.
+		jt := tol
+		if i+1 < len(segs) && segs[i+1].smooth {
+			jt = tol / 3
+		}
+		if arcEnd[i] {
+			jt = 0 // an arc's shape hangs on where both its ends are
+		}
+		// Flat features keep their exact height: see flatPoints.
+		jy, cy := jt, tol
+		if flatEnd[i] {
+			jy = 0
+		}
+		if flatCtl[i] {
+			cy = 0
+		}
+		switch s.cmd {
+		case 'Z':
+			w.seg('z', nil)
+			cur, prev = start, 'Z'
+			continue
+		case 'M', 'L':
+			e, ok := at(s.p[0], cur, jt, jy)
+			if !ok {
+				return "", false
+			}
+			var next point
+			switch {
+			case s.cmd == 'M':
+				next = w.choose('M', e.abs, e.rel, e.absVal, e.relVal)
+				start = next
+			case within(cur.y, s.p[0].y, jy):
+				next = w.choose('H', e.abs[:1], e.rel[:1], point{e.absVal.x, cur.y}, point{e.relVal.x, cur.y})
+			case within(cur.x, s.p[0].x, jt):
+				next = w.choose('V', e.abs[1:], e.rel[1:], point{cur.x, e.absVal.y}, point{cur.x, e.relVal.y})
+			default:
+				next = w.choose('L', e.abs, e.rel, e.absVal, e.relVal)
+			}
+			cur = next
+		case 'C':
+			c2, ok1 := at(s.p[1], cur, jt, min(jy, cy))
+			e, ok2 := at(s.p[2], cur, jt, jy)
+			if !ok1 || !ok2 {
+				return "", false
+			}
+			refl := cur
+			if prev == 'C' {
+				refl = point{2*cur.x - lastC2.x, 2*cur.y - lastC2.y}
+			}
+			// The control points take the form of the end point, and the
+			// next reflection the value of that form.
+			var abs bool
+			if near(refl, s.p[0], cy) {
+				abs = w.shortest('S', cat(c2.abs, e.abs), cat(c2.rel, e.rel))
+			} else {
+				c1, ok := at(s.p[0], cur, tol, cy)
+				if !ok {
+					return "", false
+				}
+				abs = w.shortest('C', cat(c1.abs, c2.abs, e.abs), cat(c1.rel, c2.rel, e.rel))
+			}
+			if abs {
+				lastC2, cur = c2.absVal, e.absVal
+			} else {
+				lastC2, cur = c2.relVal, e.relVal
+			}
+		case 'Q':
+			e, ok := at(s.p[1], cur, jt, jy)
+			if !ok {
+				return "", false
+			}
+			refl := cur
+			if prev == 'Q' {
+				refl = point{2*cur.x - lastQ.x, 2*cur.y - lastQ.y}
+			}
+			if near(refl, s.p[0], min(jy, cy)) {
+				cur = w.choose('T', e.abs, e.rel, e.absVal, e.relVal)
+				lastQ = refl
+			} else {
+				c, ok := at(s.p[0], cur, jt, min(jy, cy))
+				if !ok {
+					return "", false
+				}
+				if w.shortest('Q', cat(c.abs, e.abs), cat(c.rel, e.rel)) {
+					lastQ, cur = c.absVal, e.absVal
+				} else {
+					lastQ, cur = c.relVal, e.relVal
+				}
+			}
+		case 'A':
+			e, ok := at(s.p[0], cur, 0, 0)
+			if !ok {
+				return "", false
+			}
+			flags := []ptok{{n: b2i(s.fa), isFlag: true}, {n: b2i(s.fs), isFlag: true}}
+			radii, ok := arcRadii(cur, s, r, eps)
+			if !ok {
+				return "", false
+			}
+			cur = w.choose('A', cat(radii, flags, e.abs), cat(radii, flags, e.rel), e.absVal, e.relVal)
+		}
+		prev = s.cmd
+	}
+	return string(w.b), true
+}
+
+// choose writes the shorter of a segment's absolute and relative forms and
+// returns the position it ends at.
+func (w *pathWriter) choose(abs byte, absToks, relToks []ptok, absEnd, relEnd point) point {
+	if w.shortest(abs, absToks, relToks) {
+		return absEnd
+	}
+	return relEnd
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// straightenCurves turns into lines the cubic curves whose control points
+// lie within tol of their chord, between its ends: such a curve is drawn
+// within tol of the line. A flat chord takes only exact collinearity, as
+// flat edges must not move up or down (see flatSlope); a curve that the
+// next segment reflects stays a curve. Only dashes, which follow the curve's
+// parameter, could tell; the caller leaves dashed drawings alone.
+func straightenCurves(segs []pathSeg, tol, eps float64) {
+	var cur point
+	for i := range segs {
+		s := &segs[i]
+		a := cur
+		cur = s.end()
+		if s.cmd != 'C' || i+1 < len(segs) && segs[i+1].smooth {
+			continue
+		}
+		b := s.p[2]
+		dx, dy := b.x-a.x, b.y-a.y
+		l2 := dx*dx + dy*dy
+		if l2 == 0 {
+			continue
+		}
+		limit := tol
+		if math.Abs(dy) <= math.Abs(dx)*flatSlope {
+			limit = eps
+		}
+		straight := true
+		for _, c := range s.p[:2] {
+			t := ((c.x-a.x)*dx + (c.y-a.y)*dy) / l2
+			dist := math.Abs((c.x-a.x)*dy-(c.y-a.y)*dx) / math.Sqrt(l2)
+			straight = straight && t >= 0 && t <= 1 && dist <= limit
+		}
+		if straight {
+			*s = pathSeg{cmd: 'L', p: [3]point{b}}
+		}
+	}
+}
+
+// quadratics turns into quadratics the cubic curves that are quadratics
+// raised to degree three, to within an eighth of tol on their control
+// points (exactly in y where the curve must not move up or down), which
+// moves the curve by less than a tenth of tol. A curve that the next
+// segment reflects stays cubic.
+func quadratics(segs []pathSeg, tol, eps float64) {
+	flatEnd, flatCtl, _ := flatPoints(segs)
+	var cur point
+	for i := range segs {
+		s := &segs[i]
+		a := cur
+		cur = s.end()
+		if s.cmd != 'C' || i+1 < len(segs) && segs[i+1].smooth {
+			continue
+		}
+		b := s.p[2]
+		q := point{
+			((3*s.p[0].x - a.x) + (3*s.p[1].x - b.x)) / 4,
+			((3*s.p[0].y - a.y) + (3*s.p[1].y - b.y)) / 4,
+		}
+		c1 := point{a.x + 2*(q.x-a.x)/3, a.y + 2*(q.y-a.y)/3}
+		c2 := point{b.x + 2*(q.x-b.x)/3, b.y + 2*(q.y-b.y)/3}
+		tx, ty := tol/8, tol/8
+		if flatEnd[i] || flatCtl[i] {
+			ty = eps
+		}
+		if math.Abs(c1.x-s.p[0].x) <= tx && math.Abs(c2.x-s.p[1].x) <= tx &&
+			math.Abs(c1.y-s.p[0].y) <= ty && math.Abs(c2.y-s.p[1].y) <= ty {
+			*s = pathSeg{cmd: 'Q', p: [3]point{q, b}}
+		}
+	}
+}
+
+// arcRadii writes the radii and rotation of an arc from a (exact, as arcs
+// keep their ends) to s's end. A small arc, at most 32 tol across, whose
+// top or bottom runs over a pixel or two at most, may take rounded radii
+// that keep every sampled point within tol; other arcs keep theirs exactly.
+// A circle's rotation is written as 0.
+func arcRadii(a point, s pathSeg, r rounder, eps float64) ([]ptok, bool) {
+	rot := s.arc[2]
+	if s.arc[0] == s.arc[1] {
+		rot = 0 // rotating a circle changes nothing
+	}
+	vals := [3]float64{s.arc[0], s.arc[1], rot}
+	if max(math.Abs(vals[0]), math.Abs(vals[1])) <= 32*r.tol {
+		exact := arcPoints(a, s.end(), vals[0], vals[1], vals[2], s.fa, s.fs)
+		for t := r.tol; t >= r.tol/1000; t /= 10 {
+			var toks []ptok
+			var got [3]float64
+			for k, v := range vals {
+				tok, val, ok := r.near(v, t)
+				if !ok {
+					return nil, false
+				}
+				toks, got[k] = append(toks, tok), val
+			}
+			pts := arcPoints(a, s.end(), got[0], got[1], got[2], s.fa, s.fs)
+			if len(pts) == len(exact) && (got[0] != 0) == (vals[0] != 0) && (got[1] != 0) == (vals[1] != 0) {
+				worst := 0.0
+				for k := range pts {
+					worst = max(worst, math.Abs(pts[k].x-exact[k].x), math.Abs(pts[k].y-exact[k].y))
+				}
+				if worst <= r.tol {
+					return toks, true
+				}
+			}
+		}
+	}
+	var toks []ptok
+	for _, v := range vals {
+		t, ok := exactNumber(v, eps)
+		if !ok {
+			return nil, false
+		}
+		toks = append(toks, t)
+	}
+	return toks, true
+}
+
+// flatSlope is the steepest edge treated as flat. librsvg draws with cairo,
+// which samples 15 rows per pixel: an edge flat over a run of pixels that
+// moves up or down across a row, by however little, changes the whole run
+// by 1/15 = 17/255, over the 16/255 of the render comparison, while a
+// sloped edge changes its pixels in proportion to the move. Flat edges
+// therefore keep their exact height (measured: rounding every y within
+// 1/8192 of the viewBox changes 35 simple-icons files at 512 px; keeping
+// flat ones exact, none).
+const flatSlope = 1.0 / 8
+
+// flatPoints marks the points whose y must stay exact: both ends of flat
+// lines (closing lines included) and every point of a flat curve (one whose
+// points fit in a box flatter than flatSlope), so that flat edges do not
+// move up or down. flatEnd[i] is the end point of segs[i], flatCtl[i] its
+// control points. arcEnd marks the points that start or end an arc, which
+// stay exact on both axes, as an arc's shape hangs on them.
+func flatPoints(segs []pathSeg) (flatEnd, flatCtl, arcEnd []bool) {
+	flatEnd, flatCtl, arcEnd = make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs))
+	flat := func(ps ...point) bool {
+		x0, x1, y0, y1 := ps[0].x, ps[0].x, ps[0].y, ps[0].y
+		for _, p := range ps[1:] {
+			x0, x1, y0, y1 = min(x0, p.x), max(x1, p.x), min(y0, p.y), max(y1, p.y)
+		}
+		return y1-y0 <= (x1-x0)*flatSlope
+	}
+	var cur point
+	sub := 0 // the M of the current subpath
+	// fix marks the point a segment starts at: the end of the one before,
+	// or after a Z the subpath's M.
+	fix := func(marks []bool, i int) {
+		if i == 0 {
+			return
+		}
+		if segs[i-1].cmd == 'Z' {
+			marks[sub] = true
+		}
+		marks[i-1] = true
+	}
+	for i, s := range segs {
+		var pts []point
+		switch s.cmd {
+		case 'M':
+			sub = i
+		case 'L', 'Z':
+			pts = []point{cur, s.p[0]}
+		case 'C':
+			pts = []point{cur, s.p[0], s.p[1], s.p[2]}
+		case 'Q':
+			pts = []point{cur, s.p[0], s.p[1]}
+		case 'A':
+			fix(arcEnd, i)
+			arcEnd[i] = true
+		}
+		if pts != nil && flat(pts...) {
+			fix(flatEnd, i)
+			flatEnd[i], flatCtl[i] = true, s.cmd == 'C' || s.cmd == 'Q'
+			if s.cmd == 'Z' {
+				flatEnd[sub] = true
+			}
+		}
+		cur = s.end()
+	}
+	for i := range arcEnd {
+		flatEnd[i] = flatEnd[i] || arcEnd[i]
+	}
+	return flatEnd, flatCtl, arcEnd
+}
+
+// pathEps is how far a float sum of a path's decimals may sit from the
+// decimal it stands for: float rounding, relative to its largest number.
+func pathEps(segs []pathSeg) float64 {
+	m := 1.0
+	for _, s := range segs {
+		for _, p := range s.p {
+			m = max(m, math.Abs(p.x), math.Abs(p.y))
+		}
+	}
+	return 1e-12 * m
+}
+
+// exactNumber writes v with the decimals it has: the fewest that give it
+// back to within eps.
+func exactNumber(v, eps float64) (ptok, bool) {
+	for d := 0; d <= 15; d++ {
+		sc := pow10[d]
+		n := math.Round(v * sc)
+		if math.IsNaN(n) || math.Abs(n) > 1<<52 {
+			return ptok{}, false
+		}
+		if math.Abs(n/sc-v) <= eps {
+			return ptok{n: int64(n), d: d}, true
+		}
+	}
+	return ptok{}, false
+}
+
+// arcPoints samples an SVG arc (endpoint parameterisation, with radii
+// scaled up as renderers do when too small). It returns nil for an arc
+// that draws nothing, and the chord for zero radii.
+func arcPoints(p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
+	const n = 16
+	if p0 == p1 {
+		return nil
+	}
+	pts := make([]point, 0, n+1)
+	rx, ry = math.Abs(rx), math.Abs(ry)
+	if rx == 0 || ry == 0 {
+		for k := range n + 1 {
+			t := float64(k) / n
+			pts = append(pts, point{p0.x + t*(p1.x-p0.x), p0.y + t*(p1.y-p0.y)})
+		}
+		return pts
+	}
+	phi := rotation * math.Pi / 180
+	cos, sin := math.Cos(phi), math.Sin(phi)
+	dx, dy := (p0.x-p1.x)/2, (p0.y-p1.y)/2
+	x1 := cos*dx + sin*dy
+	y1 := -sin*dx + cos*dy
+	if l := x1*x1/(rx*rx) + y1*y1/(ry*ry); l > 1 {
+		rx, ry = rx*math.Sqrt(l), ry*math.Sqrt(l)
+	}
+	num := rx*rx*ry*ry - rx*rx*y1*y1 - ry*ry*x1*x1
+	den := rx*rx*y1*y1 + ry*ry*x1*x1
+	coef := 0.0
+	if den > 0 && num > 0 {
+		coef = math.Sqrt(num / den)
+	}
+	if fa == fs {
+		coef = -coef
+	}
+	cx1, cy1 := coef*rx*y1/ry, -coef*ry*x1/rx
+	cx := cos*cx1 - sin*cy1 + (p0.x+p1.x)/2
+	cy := sin*cx1 + cos*cy1 + (p0.y+p1.y)/2
+	angle := func(ux, uy, vx, vy float64) float64 { return math.Atan2(ux*vy-uy*vx, ux*vx+uy*vy) }
+	t1 := angle(1, 0, (x1-cx1)/rx, (y1-cy1)/ry)
+	dt := angle((x1-cx1)/rx, (y1-cy1)/ry, (-x1-cx1)/rx, (-y1-cy1)/ry)
+	if !fs && dt > 0 {
+		dt -= 2 * math.Pi
+	} else if fs && dt < 0 {
+		dt += 2 * math.Pi
+	}
+	for k := range n + 1 {
+		a := t1 + dt*float64(k)/n
+		pts = append(pts, point{cx + rx*cos*math.Cos(a) - ry*sin*math.Sin(a), cy + rx*sin*math.Cos(a) + ry*cos*math.Sin(a)})
+	}
+	return pts
+}
