@@ -52,6 +52,22 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// writeGolden replaces the folder clear with files (named relative to dir),
+// for -update.
+func writeGolden(t *testing.T, clear, dir string, files map[string]string) {
+	t.Helper()
+	os.RemoveAll(clear)
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestGolden builds testdata/golden/src and compares the JSON API and SVGs
 // with testdata/golden/dist. Run with -update to accept new output, then
 // read the diff.
@@ -66,16 +82,7 @@ func TestGolden(t *testing.T) {
 	got := coreOutput(res.Files)
 	const goldenDir = "testdata/golden/dist"
 	if *update {
-		os.RemoveAll(goldenDir)
-		for name, data := range got {
-			p := filepath.Join(goldenDir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeGolden(t, goldenDir, goldenDir, got)
 	}
 	want := readTree(t, goldenDir)
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -117,21 +117,15 @@ func (l ProblemList) Sort() {
 }
 
 // Errors returns only the problems of severity Error.
-func (l ProblemList) Errors() ProblemList {
-	var out ProblemList
-	for _, p := range l {
-		if p.Severity == Error {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func (l ProblemList) Errors() ProblemList { return l.only(Error) }
 
 // Warnings returns only the problems of severity Warning.
-func (l ProblemList) Warnings() ProblemList {
+func (l ProblemList) Warnings() ProblemList { return l.only(Warning) }
+
+func (l ProblemList) only(sev Severity) ProblemList {
 	var out ProblemList
 	for _, p := range l {
-		if p.Severity == Warning {
+		if p.Severity == sev {
 			out = append(out, p)
 		}
 	}

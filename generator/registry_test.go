@@ -38,28 +38,11 @@ func TestRegistryGolden(t *testing.T) {
 	got := registryFiles(res.Files)
 	const goldenDir = "testdata/registry"
 	if *update {
-		os.RemoveAll(filepath.Join(goldenDir, "r"))
-		for name, data := range got {
-			p := filepath.Join(goldenDir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeGolden(t, filepath.Join(goldenDir, "r"), goldenDir, got)
 	}
 	want := map[string]string{}
-	entries, err := os.ReadDir(filepath.Join(goldenDir, "r"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(goldenDir, "r", e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want["r/"+e.Name()] = string(b)
+	for name, data := range readTree(t, filepath.Join(goldenDir, "r")) {
+		want["r/"+name] = data
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("r/ differs from %s/r (-want +got); run go test -run TestRegistryGolden -update to accept:\n%s", goldenDir, diff)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -60,16 +59,7 @@ func TestSiteGolden(t *testing.T) {
 	got := siteOutput(buildSite(t, RenderOptions{}))
 	const goldenDir = "testdata/site"
 	if *update {
-		os.RemoveAll(goldenDir)
-		for name, data := range got {
-			p := filepath.Join(goldenDir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeGolden(t, goldenDir, goldenDir, got)
 	}
 	want := readTree(t, goldenDir)
 	if diff := cmp.Diff(want, got); diff != "" {
