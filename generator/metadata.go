@@ -63,6 +63,8 @@ var (
 	yamlLineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 )
 
+var requiredKeys = []string{"name", "hex", "categories", "source", "license"}
+
 var logoKeys = []string{"name", "hex", "categories", "source", "license", "license_url", "guidelines", "aliases", "files", "component", "install"}
 
 const (
@@ -135,7 +137,7 @@ func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
 			m.Install = r.text(k, v, "install")
 		}
 	}
-	for _, req := range []string{"name", "hex", "categories", "source", "license"} {
+	for _, req := range requiredKeys {
 		if seen[req] == nil {
 			probs.Errorf(f.Path, root.Line, root.Column, "missing required key %q%s", req, requiredHint[req])
 		}
@@ -349,6 +351,8 @@ func (r *metaReader) text(k, v *yaml.Node, what string) string {
 	case s == "":
 		if c := commentValue(k, v); c != "" {
 			r.errorf(v, "%s is empty: in YAML an unquoted # starts a comment; quote the value: %s: %q", what, what, c)
+		} else if slices.Contains(requiredKeys, what) {
+			r.errorf(v, "%s is empty; it is required: give it a value", what)
 		} else {
 			r.errorf(v, "%s is empty; give it a value or remove the key", what)
 		}

@@ -34,8 +34,8 @@ func TestNewScaffoldFillCheckBuild(t *testing.T) {
 	// Unfilled, check names exactly what is left to do.
 	writeFiles(t, dir, map[string]string{"source-logos/acme-corp/icon.svg": icon})
 	code, _, stderr = runCmd("check")
-	if code != 1 || !strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:11:9: source is empty; give it a value or remove the key") ||
-		!strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:13:10: license is empty; give it a value or remove the key") {
+	if code != 1 || !strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:11:9: source is empty; it is required: give it a value") ||
+		!strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:13:10: license is empty; it is required: give it a value") {
 		t.Errorf("check of the scaffold: exit %d, stderr:\n%s", code, stderr)
 	}
 
