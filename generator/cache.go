@@ -136,39 +136,45 @@ func (c *Cache) Save(path string) error {
 	return nil
 }
 
-// logoKey hashes everything a logo's check and optimisation depend on.
-func logoKey(ls *LogoSource, knownCats map[string]bool, haveCats bool) string {
+// digest hashes parts, each prefixed by its length so that no two lists
+// of parts give the same input to the hash.
+func digest(parts ...[]byte) string {
 	h := sha256.New()
-	field := func(b []byte) {
-		binary.Write(h, binary.LittleEndian, uint64(len(b)))
-		h.Write(b)
+	for _, p := range parts {
+		binary.Write(h, binary.LittleEndian, uint64(len(p)))
+		h.Write(p)
 	}
-	field([]byte(cacheVersion))
-	field([]byte(ls.Slug))
-	field([]byte(ls.Dir))
-	if haveCats {
-		// Only whether this logo's categories exist matters, but the set is
-		// small: hash it whole.
-		for _, c := range slices.Sorted(maps.Keys(knownCats)) {
-			field([]byte(c))
-		}
-	} else {
-		field([]byte("\x00no categories"))
+	return string(h.Sum(nil))
+}
+
+// categoriesDigest hashes the category set a build checks logos against:
+// once per build, as every logo's key includes it.
+func categoriesDigest(knownCats map[string]bool, haveCats bool) []byte {
+	if !haveCats {
+		return []byte("\x00no categories")
 	}
+	var parts [][]byte
+	for _, c := range slices.Sorted(maps.Keys(knownCats)) {
+		parts = append(parts, []byte(c))
+	}
+	return []byte(digest(parts...))
+}
+
+// logoKey hashes everything a logo's check and optimisation depend on:
+// its files and the category set (cats, from categoriesDigest).
+func logoKey(ls *LogoSource, cats []byte) string {
+	parts := [][]byte{[]byte(cacheVersion), []byte(ls.Slug), []byte(ls.Dir), cats}
 	if ls.Meta != nil {
-		field([]byte(ls.Meta.Path))
-		field(ls.Meta.Data)
+		parts = append(parts, []byte(ls.Meta.Path), ls.Meta.Data)
 	} else {
-		field(nil)
+		parts = append(parts, nil)
 	}
 	for _, v := range Variants {
 		if f := ls.Variants[v]; f != nil {
-			field([]byte(v))
-			field([]byte(f.Path))
-			field(f.Data)
+			parts = append(parts, []byte(v), []byte(f.Path), f.Data)
 		}
 	}
-	return string(h.Sum(nil))
+	return digest(parts...)
 }
 
 func (c *Cache) getLogo(key string) (*cachedLogo, bool) {
@@ -232,13 +238,11 @@ func renderKey(logo string, parts ...string) string {
 	if logo == "" {
 		return ""
 	}
-	h := sha256.New()
-	h.Write([]byte(logo))
+	b := [][]byte{[]byte(logo)}
 	for _, p := range parts {
-		binary.Write(h, binary.LittleEndian, uint64(len(p)))
-		h.Write([]byte(p))
+		b = append(b, []byte(p))
 	}
-	return string(h.Sum(nil))
+	return digest(b...)
 }
 
 // hashFS hashes the files of fsys, for keys of renders that depend on the

@@ -143,7 +143,7 @@ func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
 		}
 	}
 	if seen["license"] != nil {
-		checkLicenseURL(r, root, m.License, m.LicenseURL, seen["license"], "license_url")
+		checkLicenseURL(r, m.License, m.LicenseURL, seen["license"], "license_url")
 	}
 	return m, probs
 }
@@ -157,7 +157,7 @@ var requiredHint = map[string]string{
 }
 
 // checkLicenseURL enforces that a LicenseRef comes with the URL of its text.
-func checkLicenseURL(r *metaReader, at *yaml.Node, license, licenseURL string, licenseKey *yaml.Node, urlKey string) {
+func checkLicenseURL(r *metaReader, license, licenseURL string, licenseKey *yaml.Node, urlKey string) {
 	if strings.HasPrefix(license, "LicenseRef-") && licenseURL == "" {
 		r.errorf(licenseKey, "license %s is not on the SPDX list, so %s is required: the URL of the licence text", license, urlKey)
 	}
@@ -537,7 +537,7 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 			r.errorf(fv, "files.%s is empty; give source, license or license_url, or remove it", variant)
 		}
 		if licenseKey != nil {
-			checkLicenseURL(r, fv, fm.License, fm.LicenseURL, licenseKey, "files."+variant+".license_url")
+			checkLicenseURL(r, fm.License, fm.LicenseURL, licenseKey, "files."+variant+".license_url")
 		}
 		out[variant] = fm
 	}

@@ -83,9 +83,11 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 	logos := make([]*Logo, len(src.Logos))
 	perLogo := make([]ProblemList, len(src.Logos))
 	optimiser := NewOptimiser()
+	haveCats := src.Categories != nil
+	catsKey := categoriesDigest(known, haveCats)
 	parallel(ctx, len(src.Logos), opts.Workers, func(i int) {
-		ls, haveCats := src.Logos[i], src.Categories != nil
-		key := logoKey(ls, known, haveCats)
+		ls := src.Logos[i]
+		key := logoKey(ls, catsKey)
 		if e, ok := opts.Cache.getLogo(key); ok {
 			logos[i], perLogo[i] = e.Logo, e.Warnings
 			logos[i].key = key
