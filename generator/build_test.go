@@ -275,6 +275,9 @@ func TestOptimiseFallsBackToKeepText(t *testing.T) {
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
+	if !info.HasText {
+		t.Fatal("CheckSVG: HasText is false for a file with <text>; Optimise would not compare its text")
+	}
 	out, probs := NewOptimiser().Optimise(&VariantFile{Variant: "wordmark", Path: "w.svg", Source: src, Info: info}, "Acme")
 	if len(probs) > 0 {
 		t.Fatal(probs)

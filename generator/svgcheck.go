@@ -77,6 +77,9 @@ type PaintUse struct {
 type SVGInfo struct {
 	ViewBox  [4]float64
 	HasTitle bool // a <title> is a child of the root
+	// HasText is true when the file draws text: characters outside
+	// style, title, desc and metadata (the text svgText compares).
+	HasText bool
 	// RootEnd is the byte offset just after the root start tag, where a
 	// <title> can be inserted.
 	RootEnd int
@@ -188,6 +191,9 @@ func (c *svgChecker) check(data []byte) {
 			}
 			top := stack[len(stack)-1]
 			text := string(t)
+			if !c.info.HasText && len(bytes.TrimSpace(t)) > 0 && !inNonDrawing(stack) {
+				c.info.HasText = true
+			}
 			if top.styleChild {
 				c.checkCSS(pos, text, "<style>")
 			} else if hasJavascriptURL(text) {
@@ -596,6 +602,18 @@ func whitespaceMatters(s string) bool {
 		return len(s) > 0 && s != " "
 	}
 	return s != strings.Join(strings.Fields(s), " ")
+}
+
+// inNonDrawing reports whether the innermost elements include one whose
+// text is never drawn.
+func inNonDrawing(stack []*elemState) bool {
+	for _, e := range stack {
+		switch e.name.Local {
+		case "style", "title", "desc", "metadata":
+			return true
+		}
+	}
+	return false
 }
 
 func rawName(n xml.Name) string {
