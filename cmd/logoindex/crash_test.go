@@ -74,15 +74,24 @@ func TestKilledBuildLeavesOldOrNewTree(t *testing.T) {
 	}
 	bases := []string{"https://a.example", "https://b.example"}
 	trees := make([]map[string]string, 2)
-	var full time.Duration
+	// full is how long a build takes; write, how long it has its
+	// temporary tree, from the moment the tree appears to the exit.
+	var full, write time.Duration
 	for i, base := range bases {
 		start := time.Now()
-		out, err := commandFor(t, dir, "build", "-src", src, "-out", "dist", "-base-url", base).CombinedOutput()
-		if err != nil {
-			t.Fatalf("build: %v\n%s", err, out)
+		run := startBuild(t, commandFor(t, dir, "build", "-src", src, "-out", "dist", "-base-url", base), dir)
+		appeared := run.waitForTemp()
+		if err := run.wait(); err != nil {
+			t.Fatalf("build: %v", err)
 		}
 		full = max(full, time.Since(start))
+		if !appeared.IsZero() {
+			write = max(write, time.Since(appeared))
+		}
 		trees[i] = treeContents(t, filepath.Join(dir, "dist"))
+	}
+	if write == 0 {
+		write = full / 4
 	}
 	if len(trees[0]) < 300 || cmp.Equal(trees[0], trees[1]) {
 		t.Fatalf("the two trees must be large and differ (%d, %d files)", len(trees[0]), len(trees[1]))
@@ -93,23 +102,20 @@ func TestKilledBuildLeavesOldOrNewTree(t *testing.T) {
 	killedMidway, killedWriting := 0, 0
 	for i := range 100 {
 		next := 1 - current
-		cmd := commandFor(t, dir, "build", "-src", src, "-out", "dist", "-base-url", bases[next])
-		before, _ := filepath.Glob(filepath.Join(dir, ".dist-tmp-*"))
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		run := startBuild(t, commandFor(t, dir, "build", "-src", src, "-out", "dist", "-base-url", bases[next]), dir)
+		var err error
+		if i%2 == 0 {
+			// Anywhere in the build.
+			err = run.killAfter(time.Duration(rng.Int64N(int64(full))))
+		} else {
+			// Aimed at the write, whatever the machine's load: wait for
+			// the temporary tree to appear, then kill within the window
+			// a write takes (or let the build finish).
+			run.waitForTemp()
+			err = run.killAfter(time.Duration(rng.Int64N(int64(write * 5 / 4))))
 		}
-		// Most of a build's time is reading and checking; aim most kills
-		// at the second half, where it writes and swaps, and let some
-		// builds finish.
-		time.Sleep(full/3 + time.Duration(rng.Int64N(int64(full))))
-		cmd.Process.Signal(syscall.SIGKILL)
-		err := cmd.Wait()
-		after, _ := filepath.Glob(filepath.Join(dir, ".dist-tmp-*"))
-		for _, name := range after {
-			if !slices.Contains(before, name) {
-				killedWriting++ // this build had made its temporary tree
-				break
-			}
+		if run.madeTemp() {
+			killedWriting++ // this build had made its temporary tree
 		}
 		got := treeContents(t, filepath.Join(dir, "dist"))
 		switch {
@@ -133,8 +139,75 @@ func TestKilledBuildLeavesOldOrNewTree(t *testing.T) {
 			t.Errorf("leftover %s survived the next build", e.Name())
 		}
 	}
-	t.Logf("100 kills: %d before the build finished, %d while it was writing", killedMidway, killedWriting)
+	t.Logf("100 kills: %d before the build finished, %d of those after it had made its temporary tree", killedMidway, killedWriting)
 	if killedWriting < 10 {
 		t.Errorf("only %d of 100 kills hit a build while it wrote; the test is not testing much", killedWriting)
 	}
 }
+
+// buildRun is one build process being watched for its temporary tree.
+type buildRun struct {
+	cmd    *exec.Cmd
+	dir    string
+	before []string
+	done   chan error
+	err    error
+	exited bool
+}
+
+func startBuild(t *testing.T, cmd *exec.Cmd, dir string) *buildRun {
+	t.Helper()
+	r := &buildRun{cmd: cmd, dir: dir, done: make(chan error, 1)}
+	r.before, _ = filepath.Glob(filepath.Join(dir, ".dist-tmp-*"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.done <- cmd.Wait() }()
+	return r
+}
+
+// madeTemp reports whether a temporary tree appeared that was not there
+// when the build started.
+func (r *buildRun) madeTemp() bool {
+	now, _ := filepath.Glob(filepath.Join(r.dir, ".dist-tmp-*"))
+	for _, name := range now {
+		if !slices.Contains(r.before, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitForTemp polls until the build's temporary tree appears, returning
+// when it saw it, or the zero time if the build exited first.
+func (r *buildRun) waitForTemp() time.Time {
+	for {
+		if r.madeTemp() {
+			return time.Now()
+		}
+		select {
+		case r.err = <-r.done:
+			r.exited = true
+			return time.Time{}
+		case <-time.After(200 * time.Microsecond):
+		}
+	}
+}
+
+// killAfter sends SIGKILL after d unless the build exits first, and
+// returns how it ended.
+func (r *buildRun) killAfter(d time.Duration) error {
+	if r.exited {
+		return r.err
+	}
+	select {
+	case r.err = <-r.done:
+	case <-time.After(d):
+		r.cmd.Process.Signal(syscall.SIGKILL)
+		r.err = <-r.done
+	}
+	r.exited = true
+	return r.err
+}
+
+func (r *buildRun) wait() error { return r.killAfter(time.Hour) }
