@@ -18,9 +18,6 @@ import (
 	"logoindex/generator/internal/spdx"
 )
 
-// Pos is a 1-based line and column in a source file.
-type Pos struct{ Line, Col int }
-
 // FileMeta is the provenance of one variant file.
 type FileMeta struct {
 	Source     string `json:"source"`
@@ -105,7 +102,7 @@ func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
 			r.errorf(k, "%s", msg)
 			continue
 		}
-		r.pos[key] = Pos{v.Line, v.Column}
+		r.pos[key] = Pos{Line: v.Line, Col: v.Column}
 		switch key {
 		case "name":
 			m.Name = r.text(k, v, "name")
@@ -178,7 +175,7 @@ func ParseCategories(f *SourceFile) ([]Category, ProblemList) {
 			r.errorf(item, "each category must be a mapping such as {slug: devtools, name: Developer tools}")
 			continue
 		}
-		c := Category{Pos: Pos{item.Line, item.Column}}
+		c := Category{Pos: Pos{Line: item.Line, Col: item.Column}}
 		keys := map[string]bool{}
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k, v := item.Content[i], item.Content[i+1]
@@ -458,7 +455,7 @@ func (r *metaReader) slugList(v *yaml.Node, what string, minN, maxN int) []strin
 			r.errorf(item, "%s lists %q twice", what, item.Value)
 			continue
 		}
-		r.pos[fmt.Sprintf("%s[%d]", what, len(out))] = Pos{item.Line, item.Column}
+		r.pos[fmt.Sprintf("%s[%d]", what, len(out))] = Pos{Line: item.Line, Col: item.Column}
 		out = append(out, item.Value)
 	}
 	return out
@@ -505,7 +502,7 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 			r.errorf(k, "files: duplicate variant %q; keep one", variant)
 			continue
 		}
-		r.pos["files."+variant] = Pos{k.Line, k.Column}
+		r.pos["files."+variant] = Pos{Line: k.Line, Col: k.Column}
 		if fv.Kind != yaml.MappingNode {
 			r.errorf(fv, "files.%s must be a mapping such as {source: https://..., license: MIT}", variant)
 			continue

@@ -145,7 +145,7 @@ func (c *svgChecker) check(data []byte) {
 		return
 	case !utf8.Valid(data):
 		line, col := invalidUTF8Pos(data)
-		c.errorf(Pos{line, col}, "is not valid UTF-8; save it as UTF-8")
+		c.errorf(Pos{Line: line, Col: col}, "is not valid UTF-8; save it as UTF-8")
 		return
 	}
 	c.d = xml.NewDecoder(bytes.NewReader(data))
@@ -156,7 +156,7 @@ func (c *svgChecker) check(data []byte) {
 	rootSeen, rootClosed := false, false
 	for {
 		line, col := c.d.InputPos()
-		pos := Pos{line, col}
+		pos := Pos{Line: line, Col: col}
 		tok, err := c.d.RawToken()
 		if errors.Is(err, io.EOF) {
 			break
@@ -250,7 +250,7 @@ func (c *svgChecker) check(data []byte) {
 		c.errorf(Pos{}, "holds no <svg> element")
 	} else if len(stack) > 0 {
 		line, col := c.d.InputPos()
-		c.errorf(Pos{line, col}, "is not well-formed XML: the file ends before <%s> (line %d) is closed", rawName(stack[len(stack)-1].name), stack[len(stack)-1].line)
+		c.errorf(Pos{Line: line, Col: col}, "is not well-formed XML: the file ends before <%s> (line %d) is closed", rawName(stack[len(stack)-1].name), stack[len(stack)-1].line)
 	}
 }
 
@@ -270,11 +270,11 @@ func (c *svgChecker) syntaxError(err error) {
 				enc = msg[i+1 : i+1+j]
 			}
 		}
-		c.errorf(Pos{1, 1}, "declares encoding %q; save the file as UTF-8 and drop the encoding", enc)
+		c.errorf(Pos{Line: 1, Col: 1}, "declares encoding %q; save the file as UTF-8 and drop the encoding", enc)
 	case strings.Contains(msg, "invalid character entity"):
-		c.errorf(Pos{line, col}, "is not well-formed XML: %s (only &amp; &lt; &gt; &quot; &apos; and numeric references exist without a DOCTYPE)", msg)
+		c.errorf(Pos{Line: line, Col: col}, "is not well-formed XML: %s (only &amp; &lt; &gt; &quot; &apos; and numeric references exist without a DOCTYPE)", msg)
 	default:
-		c.errorf(Pos{line, col}, "is not well-formed XML: %s", msg)
+		c.errorf(Pos{Line: line, Col: col}, "is not well-formed XML: %s", msg)
 	}
 }
 

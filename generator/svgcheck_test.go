@@ -201,10 +201,10 @@ func TestCheckSVGInfo(t *testing.T) {
 		HasTitle: true,
 		RootEnd:  60,
 		Paints: []PaintUse{
-			{Value: "#ff0000", Colour: RGB{255, 0, 0}, Pos: Pos{1, 84}},
-			{Value: "(default black)", Colour: RGB{}, Pos: Pos{1, 149}},
-			{Value: "rgb(0,0,255)", Colour: RGB{0, 0, 255}, Pos: Pos{1, 165}},
-			{Value: "lime", Colour: RGB{0, 255, 0}, Pos: Pos{1, 165}},
+			{Value: "#ff0000", Colour: RGB{255, 0, 0}, Pos: Pos{Line: 1, Col: 84}},
+			{Value: "(default black)", Colour: RGB{}, Pos: Pos{Line: 1, Col: 149}},
+			{Value: "rgb(0,0,255)", Colour: RGB{0, 0, 255}, Pos: Pos{Line: 1, Col: 165}},
+			{Value: "lime", Colour: RGB{0, 255, 0}, Pos: Pos{Line: 1, Col: 165}},
 		},
 	}
 	if diff := cmp.Diff(want, info); diff != "" {

@@ -1,4 +1,9 @@
-package generator
+// Package problem holds what the build reports to a user: positions in
+// source files and the problems found there. It plays the part go/token
+// and go/scanner's ErrorList play for the Go tools: a small package at the
+// bottom that both the pure SVG work (generator/svg) and the pipeline
+// (generator) import, so neither depends on the other for its errors.
+package problem
 
 import (
 	"cmp"
@@ -6,6 +11,10 @@ import (
 	"slices"
 	"strings"
 )
+
+// Pos is a 1-based line and column in a source file; 0 means unknown.
+// Columns count bytes, as go/token's do.
+type Pos struct{ Line, Col int }
 
 // Severity tells whether a problem stops the build.
 type Severity int
@@ -84,28 +93,28 @@ var (
 func escapeGitHubData(s string) string     { return githubData.Replace(s) }
 func escapeGitHubProperty(s string) string { return githubProperty.Replace(s) }
 
-// ProblemList is every problem found in one run. Like go/scanner's
-// ErrorList, it is an error itself so callers can return it whole.
-type ProblemList []*Problem
+// List is every problem found in one run. Like go/scanner's ErrorList, it
+// is an error itself so callers can return it whole.
+type List []*Problem
 
 // Add appends a problem.
-func (l *ProblemList) Add(path string, line, col int, sev Severity, format string, args ...any) {
+func (l *List) Add(path string, line, col int, sev Severity, format string, args ...any) {
 	*l = append(*l, &Problem{Path: path, Line: line, Col: col, Severity: sev, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Errorf appends an error.
-func (l *ProblemList) Errorf(path string, line, col int, format string, args ...any) {
+func (l *List) Errorf(path string, line, col int, format string, args ...any) {
 	l.Add(path, line, col, Error, format, args...)
 }
 
 // Warnf appends a warning.
-func (l *ProblemList) Warnf(path string, line, col int, format string, args ...any) {
+func (l *List) Warnf(path string, line, col int, format string, args ...any) {
 	l.Add(path, line, col, Warning, format, args...)
 }
 
 // Sort orders the list by path, then line, then column, then message, so
 // that output is stable whatever order the workers finished in.
-func (l ProblemList) Sort() {
+func (l List) Sort() {
 	slices.SortStableFunc(l, func(a, b *Problem) int {
 		return cmp.Or(
 			cmp.Compare(a.Path, b.Path),
@@ -117,13 +126,13 @@ func (l ProblemList) Sort() {
 }
 
 // Errors returns only the problems of severity Error.
-func (l ProblemList) Errors() ProblemList { return l.only(Error) }
+func (l List) Errors() List { return l.only(Error) }
 
 // Warnings returns only the problems of severity Warning.
-func (l ProblemList) Warnings() ProblemList { return l.only(Warning) }
+func (l List) Warnings() List { return l.only(Warning) }
 
-func (l ProblemList) only(sev Severity) ProblemList {
-	var out ProblemList
+func (l List) only(sev Severity) List {
+	var out List
 	for _, p := range l {
 		if p.Severity == sev {
 			out = append(out, p)
@@ -133,7 +142,7 @@ func (l ProblemList) only(sev Severity) ProblemList {
 }
 
 // Error returns every problem, one a line.
-func (l ProblemList) Error() string {
+func (l List) Error() string {
 	lines := make([]string, len(l))
 	for i, p := range l {
 		lines[i] = p.Error()
@@ -143,7 +152,7 @@ func (l ProblemList) Error() string {
 
 // Err returns the list as an error when it holds at least one error, and
 // nil when it is empty or holds only warnings.
-func (l ProblemList) Err() error {
+func (l List) Err() error {
 	if len(l.Errors()) == 0 {
 		return nil
 	}
