@@ -13,7 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"logoindex/generator"
+	"logoindex/generator/problem"
+	"logoindex/generator/svg"
 )
 
 // corpusSpec names a corpus and where its SVGs sit in node_modules.
@@ -32,7 +33,7 @@ var corpusSpecs = []corpusSpec{
 type corpusFile struct {
 	Name string // flat: devicon's "go/go-original.svg" is "go__go-original.svg"
 	Src  []byte
-	Info *generator.SVGInfo
+	Info *svg.Info
 	Ours []byte
 	SVGO []byte // nil when SVGO failed on the file
 }
@@ -66,7 +67,7 @@ func loadCorpus(modules string, spec corpusSpec) (*corpus, error) {
 		}
 		rel, _ := filepath.Rel(prefix, p)
 		name := strings.ReplaceAll(filepath.ToSlash(rel), "/", "__")
-		info, probs := generator.CheckSVG(name, data, generator.SVGRules{})
+		info, probs := checkFile(name, data)
 		if len(probs.Errors()) > 0 {
 			c.Rejected = append(c.Rejected, name+": "+probs.Errors()[0].Msg)
 			continue
@@ -77,10 +78,19 @@ func loadCorpus(modules string, spec corpusSpec) (*corpus, error) {
 	return c, nil
 }
 
-// runOurs optimises every file in memory with the generator's Optimiser on
-// one worker per CPU, as a build does, and keeps the median time of runs.
+// checkFile parses and checks one file as a colour variant.
+func checkFile(name string, data []byte) (*svg.Info, problem.List) {
+	d, probs := svg.Parse(name, data)
+	if d == nil {
+		return nil, probs
+	}
+	return svg.Check(d, svg.Rules{})
+}
+
+// runOurs parses, checks and optimises every file in memory with
+// svg.Optimise on one worker per CPU, as a build does, and keeps the median
+// time of runs.
 func runOurs(c *corpus, runs int) {
-	o := generator.NewOptimiser()
 	var times []time.Duration
 	for range runs {
 		c.OursErr = c.OursErr[:0]
@@ -90,11 +100,10 @@ func runOurs(c *corpus, runs int) {
 			f := c.Files[i]
 			// No title: the optimiser would add one to files that lack it, and
 			// SVGO adds none, so bytes compare the same content.
-			v := &generator.VariantFile{Variant: "icon", Path: f.Name, Source: f.Src, Info: f.Info}
-			out, probs := o.Optimise(v, "")
-			if len(probs.Errors()) > 0 || out == nil {
+			out, err := svg.Optimise(f.Src, svg.Options{})
+			if err != nil {
 				mu.Lock()
-				c.OursErr = append(c.OursErr, f.Name+": "+fmt.Sprint(probs.Errors()))
+				c.OursErr = append(c.OursErr, f.Name+": "+err.Error())
 				mu.Unlock()
 				out = f.Src
 			}

@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -264,29 +263,6 @@ func TestBuildCancelled(t *testing.T) {
 	cancel()
 	if _, err := Build(ctx, testTree(), Options{}); err != context.Canceled {
 		t.Errorf("Build with a cancelled context: %v, want context.Canceled", err)
-	}
-}
-
-// TestOptimiseFallsBackToKeepText shows why Optimise compares text: the
-// minifier would join "Acme" and "Co." into one word.
-func TestOptimiseFallsBackToKeepText(t *testing.T) {
-	src := []byte(svgDoc(`<text x="1" y="10">Acme <tspan>Co.</tspan></text>`))
-	info, probs := CheckSVG("w.svg", src, SVGRules{})
-	if len(probs) > 0 {
-		t.Fatal(probs)
-	}
-	if !info.HasText {
-		t.Fatal("CheckSVG: HasText is false for a file with <text>; Optimise would not compare its text")
-	}
-	out, probs := NewOptimiser().Optimise(&VariantFile{Variant: "wordmark", Path: "w.svg", Source: src, Info: info}, "Acme")
-	if len(probs) > 0 {
-		t.Fatal(probs)
-	}
-	if got := svgText(out); got != "Acme Co." {
-		t.Errorf("text after optimising = %q, want %q; output:\n%s", got, "Acme Co.", out)
-	}
-	if !bytes.Contains(out, []byte("<title>Acme</title>")) {
-		t.Errorf("title missing: %s", out)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // cacheVersion names the cache format. Entries are also keyed by a hash of
 // the running program (programHash), so a cache is never trusted across a
 // change to the checks, the optimiser or the renderers.
-const cacheVersion = "logoindex-cache-4"
+const cacheVersion = "logoindex-cache-5"
 
 var programHash = sync.OnceValue(func() string {
 	exe, err := os.Executable()

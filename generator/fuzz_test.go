@@ -3,7 +3,6 @@ package generator
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -56,52 +55,6 @@ func FuzzParseCategories(f *testing.F) {
 		for _, c := range cats {
 			if CheckSlug(c.Slug) != "" || c.Name == "" {
 				t.Fatalf("accepted invalid category %+v", c)
-			}
-		}
-	})
-}
-
-func svgSeeds(f *testing.F) {
-	f.Add([]byte(testIcon))
-	f.Add([]byte(svgDoc(`<style>a{fill:url(#x)}</style><text xml:space="preserve">a b</text>`)))
-	f.Add([]byte(`<x:svg xmlns:x="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>`))
-	addSeeds(f, "../source-logos/*/*.svg")
-	addSeeds(f, "testdata/golden/src/*/*.svg")
-}
-
-func FuzzCheckSVG(f *testing.F) {
-	svgSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, mono := range []bool{false, true} {
-			_, probs := CheckSVG("x.svg", data, SVGRules{Mono: mono})
-			checkProblems(t, probs, "x.svg")
-		}
-	})
-}
-
-// FuzzOptimise is the property the build relies on: whatever the checker
-// accepts, the optimiser turns into a file that passes the same checks (or
-// reports an error naming the file), and never into an empty one.
-func FuzzOptimise(f *testing.F) {
-	svgSeeds(f)
-	o := NewOptimiser()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, variant := range []string{"icon", "icon-mono"} {
-			rules := SVGRules{Mono: variant == "icon-mono"}
-			info, probs := CheckSVG("x.svg", data, rules)
-			if len(probs.Errors()) > 0 {
-				continue
-			}
-			out, probs := o.Optimise(&VariantFile{Variant: variant, Path: "x.svg", Source: data, Info: info}, "Fuzz <&>")
-			checkProblems(t, probs, "x.svg")
-			if len(probs.Errors()) > 0 {
-				if !strings.Contains(probs.Error(), "bug in logoindex") {
-					t.Fatalf("unexpected optimiser problem: %v", probs)
-				}
-				continue
-			}
-			if _, p := CheckSVG("x.svg", out, rules); len(p.Errors()) > 0 || len(out) == 0 {
-				t.Fatalf("optimised output fails the checks: %v\ninput:  %q\noutput: %q", p, data, out)
 			}
 		}
 	})

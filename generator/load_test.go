@@ -185,8 +185,8 @@ func TestValidateRules(t *testing.T) {
 			m["gitea/logo.yaml"].Data = []byte(strings.Replace(testMeta("Gitea", "#FC6D26"), "CC0-1.0", "Apache 2.0", 1))
 		}, []string{
 			`src/gitea/logo.yaml:5:10: license "Apache 2.0" is not an SPDX identifier; did you mean "Apache-2.0"?`,
-			"src/gitlab/icon-mono.svg:1:1: icon-mono paints fill: red; every paint must be currentColor, none or transparent",
-			"src/gitlab/icon.svg:1:1: event handler attribute onload is not allowed on <svg>; remove it",
+			"src/gitlab/icon-mono.svg:1:59: icon-mono paints fill: red; every paint must be currentColor, none or transparent",
+			"src/gitlab/icon.svg:1:59: event handler attribute onload is not allowed on <svg>; remove it",
 			"src/gitlab/icon.svg:1:72: <script> is not allowed: it can run script; remove it",
 		}},
 	} {

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"strings"
 	"text/template"
+
+	"logoindex/generator/svg"
 )
 
 // The shadcn registry (dist/r/): one registry item a logo, whose single
@@ -74,7 +76,7 @@ type componentData struct {
 type componentVariant struct {
 	Name                        string
 	Source, License, LicenseURL string
-	*jsxSVG
+	*svg.JSX
 }
 
 // componentPath is where an item's file installs, relative to the app's
@@ -132,7 +134,7 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 		return nil, fmt.Errorf("reading the component template: %w", err)
 	}
 	t, err := template.New(componentTemplate).Option("missingkey=error").Funcs(template.FuncMap{
-		"jsstr":  jsString,
+		"jsstr":  svg.JSString,
 		"indent": indentTail,
 		"line":   commentLine,
 	}).Parse(string(src))
@@ -146,12 +148,8 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 func registryItem(t *template.Template, l *Logo, base string) (*RegistryItem, error) {
 	data := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: base + "/logos/" + l.Slug + "/"}
 	for _, v := range l.Variants {
-		j, err := svgToJSX(v.Optimised, "p")
-		if err != nil {
-			return nil, fmt.Errorf("%s: converting to JSX: %w", v.Path, err)
-		}
 		data.Variants = append(data.Variants, componentVariant{
-			Name: v.Variant, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, jsxSVG: j,
+			Name: v.Variant, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, JSX: v.JSX,
 		})
 	}
 	var src bytes.Buffer

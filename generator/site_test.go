@@ -18,6 +18,7 @@ import (
 	"github.com/tdewolff/parse/v2"
 	htmllex "github.com/tdewolff/parse/v2/html"
 
+	"logoindex/generator/svg"
 	"logoindex/templates"
 )
 
@@ -354,14 +355,22 @@ func TestSiteHeadersFile(t *testing.T) {
 // TestSiteEscapesAndEdges renders collections no source tree would give:
 // names with markup, no logos at all, root-relative URLs.
 func TestSiteEscapesAndEdges(t *testing.T) {
-	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 12"><path d="M0 0h24v12H0z"/></svg>`)
+	file := []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 12"><path d="M0 0h24v12H0z"/></svg>`)
+	doc, probs := svg.Parse("x.svg", file)
+	if doc == nil {
+		t.Fatal(probs)
+	}
+	jsx, err := svg.ToJSX(doc, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
 	meta := FileMeta{Source: "https://example.com/?a=1&b=2", License: "MIT"}
 	col := &Collection{
 		Categories: []CategoryCount{{Category: Category{Slug: "tools", Name: "Tools & <things>"}, Count: 1}},
 		Logos: []*Logo{{
 			Slug: "x", Name: `<b>"Bold"</b> & Co`, Hex: "#123456", Categories: []string{"tools"}, Component: "XIcon",
 			Aliases:  []string{"<i>ex</i>"},
-			Variants: []*VariantFile{{Variant: "icon", Meta: meta, Optimised: svg, Info: &SVGInfo{ViewBox: [4]float64{0, 0, 24, 12}}}},
+			Variants: []*VariantFile{{Variant: "icon", Meta: meta, Optimised: file, JSX: jsx, Info: &svg.Info{ViewBox: [4]float64{0, 0, 24, 12}}}},
 		}},
 	}
 	files, err := Render(col, RenderOptions{})

@@ -8,18 +8,24 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"logoindex/generator/svg"
 )
 
 // VariantFile is one checked variant of a logo.
 type VariantFile struct {
-	Variant string   // "icon", "icon-mono", ...
-	Path    string   // display path of the source file
-	Source  []byte   // the source as read
-	Info    *SVGInfo // what the checker learned
-	Meta    FileMeta // provenance, with the logo's defaults filled in
+	Variant string    // "icon", "icon-mono", ...
+	Path    string    // display path of the source file
+	Source  []byte    // the source as read
+	Info    *svg.Info // what the checker learned
+	Meta    FileMeta  // provenance, with the logo's defaults filled in
 
-	// Optimised is the file as written to dist/, set by the optimise stage.
+	// Optimised is the file as written to dist/, and JSX the same file as
+	// JSX for the registry; the optimise stage sets both.
 	Optimised []byte
+	JSX       *svg.JSX
+
+	doc *svg.Document // the parsed source, until the optimise stage
 }
 
 // Logo is a checked logo, ready to optimise and render.
@@ -82,7 +88,6 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 
 	logos := make([]*Logo, len(src.Logos))
 	perLogo := make([]ProblemList, len(src.Logos))
-	optimiser := NewOptimiser()
 	haveCats := src.Categories != nil
 	catsKey := categoriesDigest(known, haveCats)
 	parallel(ctx, len(src.Logos), opts.Workers, func(i int) {
@@ -97,11 +102,7 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 		if logos[i] == nil {
 			return
 		}
-		for _, v := range logos[i].Variants {
-			var p ProblemList
-			v.Optimised, p = optimiser.Optimise(v, logos[i].Name)
-			perLogo[i] = append(perLogo[i], p...)
-		}
+		perLogo[i] = append(perLogo[i], optimise(logos[i])...)
 		if len(perLogo[i].Errors()) > 0 {
 			logos[i] = nil
 			return
@@ -145,7 +146,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		// Load has reported it; the SVGs are still worth checking.
 		for _, name := range Variants {
 			if f := ls.Variants[name]; f != nil {
-				_, p := CheckSVG(f.Path, f.Data, SVGRules{Mono: name == "icon-mono"})
+				_, _, p := checkVariant(name, f)
 				probs = append(probs, p...)
 			}
 		}
@@ -190,7 +191,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		if f == nil {
 			continue
 		}
-		info, p := CheckSVG(f.Path, f.Data, SVGRules{Mono: name == "icon-mono"})
+		doc, info, p := checkVariant(name, f)
 		probs = append(probs, p...)
 		fm := FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL}
 		if o, ok := m.Files[name]; ok {
@@ -205,7 +206,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 				fm.LicenseURL = o.LicenseURL
 			}
 		}
-		logo.Variants = append(logo.Variants, &VariantFile{Variant: name, Path: f.Path, Source: f.Data, Info: info, Meta: fm})
+		logo.Variants = append(logo.Variants, &VariantFile{Variant: name, Path: f.Path, Source: f.Data, Info: info, Meta: fm, doc: doc})
 	}
 	probs = append(probs, darkReadability(logo, m)...)
 	if len(probs.Errors()) > 0 {
@@ -218,7 +219,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 // dark variant, and about an icon that never paints its brand colour.
 func darkReadability(l *Logo, m *Meta) ProblemList {
 	var probs ProblemList
-	if hex, ok := parseColour(l.Hex); ok && l.Variant("icon-dark") == nil {
+	if hex, ok := svg.ParseColour(l.Hex); ok && l.Variant("icon-dark") == nil {
 		if r := Contrast(hex, DarkBackground); r < MinDarkContrast {
 			pos := m.Pos["hex"]
 			probs.Warnf(l.MetaPath, pos.Line, pos.Col, "brand colour %s has a contrast ratio of %.2f:1 against a dark page (#0D1117), below %.0f:1; add icon-dark.svg, a variant that reads on dark backgrounds", l.Hex, r, MinDarkContrast)
@@ -233,7 +234,7 @@ func darkReadability(l *Logo, m *Meta) ProblemList {
 		}
 	}
 	if icon := l.Variant("icon"); icon != nil && icon.Info != nil && l.Hex != "" && len(icon.Info.Paints) > 0 {
-		hex, _ := parseColour(l.Hex)
+		hex, _ := svg.ParseColour(l.Hex)
 		found := false
 		for _, p := range icon.Info.Paints {
 			if p.Colour == hex {
@@ -249,7 +250,7 @@ func darkReadability(l *Logo, m *Meta) ProblemList {
 	return probs
 }
 
-func paintList(ps []PaintUse) string {
+func paintList(ps []svg.PaintUse) string {
 	var seen []string
 	for _, p := range ps {
 		v := fmt.Sprintf("#%02X%02X%02X", p.Colour.R, p.Colour.G, p.Colour.B)

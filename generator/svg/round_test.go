@@ -1,4 +1,4 @@
-package generator
+package svg
 
 import (
 	"bytes"
@@ -280,7 +280,7 @@ func sampleSeg(c point, s pathSeg) []point {
 // input passed, keeps its viewBox and title, and reads as the same element
 // tree less what the pass may drop.
 func TestReducePrecisionOnSources(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "source-logos", "*", "*.svg"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "source-logos", "*", "*.svg"))
 	if len(files) == 0 {
 		t.Skip("no source-logos here")
 	}
@@ -290,7 +290,7 @@ func TestReducePrecisionOnSources(t *testing.T) {
 			t.Fatal(err)
 		}
 		mono := strings.HasSuffix(f, "icon-mono.svg")
-		info, probs := CheckSVG(f, src, SVGRules{Mono: mono})
+		info, probs := checkBytes(f, src, Rules{Mono: mono})
 		if len(probs.Errors()) > 0 {
 			continue
 		}
@@ -298,7 +298,7 @@ func TestReducePrecisionOnSources(t *testing.T) {
 		if len(out) > len(src) {
 			t.Errorf("%s: grew from %d to %d bytes", f, len(src), len(out))
 		}
-		info2, probs := CheckSVG(f, out, SVGRules{Mono: mono})
+		info2, probs := checkBytes(f, out, Rules{Mono: mono})
 		if len(probs.Errors()) > 0 {
 			t.Errorf("%s: the result fails the checks: %v", f, probs.Errors())
 			continue
@@ -309,48 +309,79 @@ func TestReducePrecisionOnSources(t *testing.T) {
 		if diff := cmp.Diff(elementNames(t, src, true), elementNames(t, out, true)); diff != "" {
 			t.Errorf("%s: elements changed (-src +out):\n%s", f, diff)
 		}
-		if svgText(out) != svgText(src) {
+		if drawnText(mustParse(t, out).Root) != drawnText(mustParse(t, src).Root) {
 			t.Errorf("%s: text changed", f)
 		}
 	}
 }
 
-// elementNames lists the elements of an SVG with their ids and roles;
-// skipEmptyGroups leaves out the groups the pass may remove.
+// elementNames lists the elements of an SVG with their ids and roles, read
+// with encoding/xml rather than the package's own parser; skipEmptyGroups
+// leaves out the groups the pass may remove.
 func elementNames(t *testing.T, data []byte, skipEmptyGroups bool) []string {
-	root, ok := parseXMLTree(data)
-	if !ok {
-		t.Fatalf("not well-formed: %.80s", data)
+	type elem struct {
+		name, id, role string
+		kids           []*elem
+		text           bool
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	root := &elem{}
+	stack := []*elem{root}
+	for {
+		tok, err := d.RawToken()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed: %v: %.80s", err, data)
+		}
+		top := stack[len(stack)-1]
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			e := &elem{name: tk.Name.Local}
+			if tk.Name.Space != "" {
+				e.name = tk.Name.Space + ":" + e.name
+			}
+			for _, a := range tk.Attr {
+				switch {
+				case a.Name.Space == "" && a.Name.Local == "id":
+					e.id = a.Value
+				case a.Name.Space == "" && a.Name.Local == "role":
+					e.role = a.Value
+				}
+			}
+			top.kids = append(top.kids, e)
+			stack = append(stack, e)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			top.text = top.text || len(bytes.TrimSpace(tk)) > 0
+		}
+	}
+	var empty func(e *elem) bool
+	empty = func(e *elem) bool {
+		for _, k := range e.kids {
+			if k.id != "" || !((k.name == "g" || k.name == "defs") && empty(k)) {
+				return false
+			}
+		}
+		return !e.text
 	}
 	var out []string
-	var walk func(n *xnode)
-	walk = func(n *xnode) {
-		if n.el {
-			if _, id := n.attr("id"); skipEmptyGroups && !id && (n.name.Local == "g" || n.name.Local == "defs") && emptyTree(n) {
-				return
-			}
-			id, _ := n.attr("id")
-			role, _ := n.attr("role")
-			out = append(out, xmlRawName(n.name)+"#"+id+"@"+role)
+	var walk func(e *elem)
+	walk = func(e *elem) {
+		if skipEmptyGroups && e.id == "" && (e.name == "g" || e.name == "defs") && empty(e) {
+			return
 		}
-		for _, k := range n.kids {
+		out = append(out, e.name+"#"+e.id+"@"+e.role)
+		for _, k := range e.kids {
 			walk(k)
 		}
 	}
-	walk(root)
-	return out
-}
-
-func emptyTree(n *xnode) bool {
-	for _, k := range n.kids {
-		if k.text || k.el && !((k.name.Local == "g" || k.name.Local == "defs") && emptyTree(k)) {
-			return false
-		}
-		if _, id := k.attr("id"); k.el && id {
-			return false
-		}
+	for _, k := range root.kids {
+		walk(k)
 	}
-	return true
+	return out
 }
 
 func TestReducePrecisionKeepsWhatItCannotRead(t *testing.T) {
@@ -463,7 +494,7 @@ func FuzzReducePrecision(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		info, probs := CheckSVG("f.svg", []byte(in), SVGRules{})
+		info, probs := checkBytes("f.svg", []byte(in), Rules{})
 		vb := info.ViewBox
 		if vb == ([4]float64{}) {
 			vb = vb24
@@ -479,7 +510,7 @@ func FuzzReducePrecision(f *testing.F) {
 			t.Fatalf("not well-formed: %q -> %q", in, out)
 		}
 		if len(probs.Errors()) == 0 {
-			if _, p := CheckSVG("f.svg", out, SVGRules{}); len(p.Errors()) > 0 {
+			if _, p := checkBytes("f.svg", out, Rules{}); len(p.Errors()) > 0 {
 				t.Fatalf("passed the checks, then failed them: %q -> %q: %v", in, out, p.Errors())
 			}
 		}
@@ -493,4 +524,28 @@ func precisionWellFormed(data []byte) bool {
 			return errors.Is(err, io.EOF)
 		}
 	}
+}
+
+// reducePrecision parses src, runs the precision pass and writes the
+// result, or returns src when it does not parse.
+func reducePrecision(src []byte, viewBox [4]float64) []byte {
+	d, _ := Parse("", src)
+	if d == nil {
+		return src
+	}
+	roundPrecision(d.Root, viewBox)
+	out := d.Bytes()
+	if len(out) >= len(src) {
+		return src
+	}
+	return out
+}
+
+func mustParse(t *testing.T, data []byte) *Document {
+	t.Helper()
+	d, probs := Parse("", data)
+	if d == nil {
+		t.Fatalf("does not parse: %v", probs)
+	}
+	return d
 }

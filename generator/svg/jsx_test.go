@@ -1,15 +1,16 @@
-package generator
+package svg
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"logoindex/internal/svgtest"
 	"maps"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,12 +25,12 @@ func TestSVGToJSX(t *testing.T) {
 	tests := []struct {
 		name string
 		svg  string
-		want jsxSVG
+		want JSX
 	}{
 		{
 			name: "plain",
 			svg:  `<svg ` + ns + ` viewBox="0 0 24 24" fill="#181717" role="img"><title>GitHub</title><path d="M0 0h24v24z"/></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 24 24" fill="#181717"`,
 				Body:  `<path d="M0 0h24v24z" />`,
 				Width: "1em", Height: "1em",
@@ -38,18 +39,18 @@ func TestSVGToJSX(t *testing.T) {
 		{
 			name: "wide viewBox sets the default width",
 			svg:  `<svg ` + ns + ` viewBox="0 0 96 24" width="96" height="24"><path d="M0 0"/></svg>`,
-			want: jsxSVG{Attrs: ns + ` viewBox="0 0 96 24"`, Body: `<path d="M0 0" />`, Width: "4em", Height: "1em"},
+			want: JSX{Attrs: ns + ` viewBox="0 0 96 24"`, Body: `<path d="M0 0" />`, Width: "4em", Height: "1em"},
 		},
 		{
 			name: "aspect ratio rounded to four decimals",
 			svg:  `<svg ` + ns + ` viewBox="0,0,100,30"/>`,
-			want: jsxSVG{Attrs: ns + ` viewBox="0,0,100,30"`, Width: "3.3333em", Height: "1em"},
+			want: JSX{Attrs: ns + ` viewBox="0,0,100,30"`, Width: "3.3333em", Height: "1em"},
 		},
 		{
 			name: "hyphenated attributes in React's camelCase",
 			svg: `<svg ` + ns + ` viewBox="0 0 1 1"><path fill-rule="evenodd" clip-rule="evenodd" stroke-width="2" ` +
 				`stroke-linecap="round" data-name="x" aria-label="y" mask-type="alpha" fill-opacity=".5"/></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1"`,
 				Body: `<path fillRule="evenodd" clipRule="evenodd" strokeWidth="2" strokeLinecap="round" data-name="x" ` +
 					`aria-label="y" {...{"maskType": "alpha"}} fillOpacity=".5" />`,
@@ -61,7 +62,7 @@ func TestSVGToJSX(t *testing.T) {
 			svg: `<svg ` + ns + ` xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1">` +
 				`<linearGradient id="a"/><path id="b" d="M0 0" fill="url(#a)" stroke="url('#a') red" aria-labelledby="t1 t2"/>` +
 				`<use xlink:href="#b"/><use href="#b"/><g clip-path="url( &quot;#a&quot; )" mask="url(#m)"/></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1" xmlnsXlink="http://www.w3.org/1999/xlink"`,
 				Body: "<linearGradient id={`${p}a`} />\n" +
 					"<path id={`${p}b`} d=\"M0 0\" fill={`url(#${p}a)`} stroke={`url('#${p}a') red`} aria-labelledby={`${p}t1 ${p}t2`} />\n" +
@@ -73,11 +74,11 @@ func TestSVGToJSX(t *testing.T) {
 		},
 		{
 			name: "style attributes become objects",
-			svg: `<svg ` + ns + ` viewBox="0 0 1 1" style="background: #fff; --x: 1"><path style="fill: url(#g) ; stop-color:red !important;` +
+			svg: `<svg ` + ns + ` viewBox="0 0 1 1" style="background: #fff"><path style="fill: url(#g) ; stop-color:red !important;` +
 				`-webkit-mask:none;-ms-filter:none;fill:blue;bad name:1;/* note */stroke:rgb(1 , 2,3);;" d="M0 0"/></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1"`,
-				Style: `{ "background": "#fff", "--x": "1" } as React.CSSProperties`,
+				Style: `{ "background": "#fff" } as React.CSSProperties`,
 				Body: "<path style={{ \"stopColor\": \"red\", \"WebkitMask\": \"none\", \"msFilter\": \"none\", \"fill\": \"blue\", " +
 					"\"stroke\": \"rgb(1 , 2,3)\" } as React.CSSProperties} d=\"M0 0\" />",
 				Width: "1em", Height: "1em",
@@ -88,10 +89,10 @@ func TestSVGToJSX(t *testing.T) {
 			svg: `<svg ` + ns + ` viewBox="0 0 1 1" class="root x"><style>/* .no */ .a, #b > .c:not(.d) { fill: url(#g); color: #abc }` +
 				`@media (min-width: 1.5px) { .e{stroke:red} } @keyframes k { 0.5% { opacity: 1 } } [data-x=".y"] { fill: red }` +
 				"</style><path class=\"a  c\" id=\"b\" d=\"M0 0\"/><text>`${x}`</text></svg>",
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1"`,
 				Class: "`${p}root ${p}x`",
-				Body: "<style>{`/* .no */ .${p}a, #${p}b > .${p}c:not(.${p}d) { fill: url(#${p}g); color: #abc }" +
+				Body: "<style>{` .${p}a, #${p}b > .${p}c:not(.${p}d) { fill: url(#${p}g); color: #abc }" +
 					"@media (min-width: 1.5px) { .${p}e{stroke:red} } @keyframes k { 0.5% { opacity: 1 } } [data-x=\".y\"] { fill: red }`}</style>\n" +
 					"<path className={`${p}a ${p}c`} id={`${p}b`} d=\"M0 0\" />\n" +
 					"<text>\n  {\"`${x}`\"}\n</text>",
@@ -102,7 +103,7 @@ func TestSVGToJSX(t *testing.T) {
 			name: "text keeps its white space and is escaped",
 			svg: `<svg ` + ns + ` viewBox="0 0 1 1"><text xml:space="preserve" x="1">a  &amp; &lt;b&gt; "c" {d}<tspan> e </tspan>` +
 				`</text>stray text<desc>About {it}</desc></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1"`,
 				Body: "<text xmlSpace=\"preserve\" x=\"1\">\n  {\"a  & <b> \\\"c\\\" {d}\"}\n  <tspan>\n    {\" e \"}\n  </tspan>\n</text>\n" +
 					"<desc>\n  {\"About {it}\"}\n</desc>",
@@ -112,19 +113,19 @@ func TestSVGToJSX(t *testing.T) {
 		{
 			name: "unsafe characters in attribute values use expressions",
 			svg:  `<svg ` + ns + ` viewBox="0 0 1 1"><g data-a="x&amp;y" data-b="{z}" data-c='q"r' data-d="a\b"/></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1"`,
 				Body:  `<g data-a={"x&y"} data-b={"{z}"} data-c={"q\"r"} data-d={"a\\b"} />`,
 				Width: "1em", Height: "1em",
 			},
 		},
 		{
-			name: "foreign markup, links, React-only names and unknown elements dropped",
+			name: "foreign markup, React-only names and unknown elements dropped",
 			svg: `<svg ` + ns + ` xmlns:i="http://ns.adobe.com/ai" viewBox="0 0 1 1" i:x="1" version="1.1" baseprofile="tiny">` +
-				`<!-- c --><?pi x?><i:meta><path d="M0 0"/></i:meta><metadata>m</metadata><flowRoot><path d="M1 1"/></flowRoot>` +
-				`<a href="#x" target="_top" fill="red"><path className="x" fillRule="nonzero" onclick="x()" d="M2 2"/></a>` +
+				`<!-- c --><i:meta><path d="M0 0"/></i:meta><metadata>m</metadata><flowRoot><path d="M1 1"/></flowRoot>` +
+				`<g fill="red"><path className="x" fillRule="nonzero" onclick="x()" d="M2 2"/></g>` +
 				`<title>inner</title></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1" version="1.1" {...{"baseprofile": "tiny"}}`,
 				Body:  "<g fill=\"red\">\n  <path d=\"M2 2\" />\n</g>",
 				Width: "1em", Height: "1em",
@@ -133,7 +134,7 @@ func TestSVGToJSX(t *testing.T) {
 		{
 			name: "template literal specials escaped",
 			svg:  `<svg ` + ns + ` viewBox="0 0 1 1"><g id="a` + "`" + `b${c}\d"/></svg>`,
-			want: jsxSVG{
+			want: JSX{
 				Attrs: ns + ` viewBox="0 0 1 1"`,
 				Body:  "<g id={`${p}a\\`b\\${c}\\\\d`} />",
 				Width: "1em", Height: "1em", UsesPrefix: true,
@@ -142,11 +143,11 @@ func TestSVGToJSX(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := svgToJSX([]byte(tt.svg), "p")
+			got, err := toJSX([]byte(tt.svg), "p")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, *got, cmp.AllowUnexported(jsxSVG{})); diff != "" {
+			if diff := cmp.Diff(tt.want, *got, cmp.AllowUnexported(JSX{})); diff != "" {
 				t.Errorf("svgToJSX mismatch (-want +got):\n%s", diff)
 			}
 		})
@@ -160,7 +161,7 @@ func TestSVGToJSXErrors(t *testing.T) {
 		`<g xmlns="http://www.w3.org/2000/svg"/>`,
 		`<svg/>`,
 	} {
-		if _, err := svgToJSX([]byte(svg), "p"); err == nil {
+		if _, err := toJSX([]byte(svg), "p"); err == nil {
 			t.Errorf("svgToJSX(%q) succeeded, want an error", svg)
 		}
 	}
@@ -186,31 +187,47 @@ func TestStyleKey(t *testing.T) {
 // compares the result with the file: same elements, attributes, text and
 // path data, every id and reference prefixed. The Node test does the same
 // with the real React.
+// TestJSXRoundTrip converts every variant of the shipped collection and of
+// the registry's test sources, optimised as a build optimises them, and
+// checks the JSX renders what the file draws.
 func TestJSXRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("../../source-logos/*/*.svg")
+	more, _ := filepath.Glob("../testdata/registry/src/*/*.svg")
 	n := 0
-	for _, dir := range []string{"../source-logos", "testdata/registry/src"} {
-		res, err := Build(context.Background(), os.DirFS(dir), Options{})
+	for _, f := range append(files, more...) {
+		src, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatalf("Build %s: %v", dir, err)
+			t.Fatal(err)
 		}
-		for _, l := range res.Collection.Logos {
-			for _, v := range l.Variants {
-				n++
-				j, err := svgToJSX(v.Optimised, "p")
-				if err != nil {
-					t.Errorf("%s: %v", v.Path, err)
-					continue
-				}
-				prefix := "P-" + l.Slug + "-" + v.Variant + "-"
-				markup, err := reactMarkup(j, prefix, nil)
-				if err != nil {
-					t.Errorf("%s: the JSX does not parse back: %v\n%s\n%s", v.Path, err, j.Attrs, j.Body)
-					continue
-				}
-				if diff := compareSVG(v.Optimised, []byte(markup), prefix); diff != "" {
-					t.Errorf("%s: the JSX differs from the file (-file +jsx):\n%s", v.Path, diff)
-				}
-			}
+		variant := strings.TrimSuffix(filepath.Base(f), ".svg")
+		slug := filepath.Base(filepath.Dir(f))
+		d, probs := Parse(f, src)
+		if d == nil {
+			t.Fatalf("%s: %v", f, probs)
+		}
+		rules := Rules{Mono: variant == "icon-mono"}
+		info, probs := Check(d, rules)
+		if err := probs.Err(); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		r, err := OptimiseDocument(d, info, Options{Rules: rules, Title: slug, IDPrefix: slug + "-" + variant + "-"})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		n++
+		j, err := ToJSX(r.Doc, "p")
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		prefix := "P-"
+		markup, err := reactMarkup(j, prefix, nil)
+		if err != nil {
+			t.Errorf("%s: the JSX does not parse back: %v\n%s\n%s", f, err, j.Attrs, j.Body)
+			continue
+		}
+		if diff := svgtest.Compare(r.Data, []byte(markup), prefix); diff != "" {
+			t.Errorf("%s: the JSX differs from the file (-file +jsx):\n%s", f, diff)
 		}
 	}
 	if n < 100 {
@@ -223,7 +240,7 @@ func TestJSXRoundTrip(t *testing.T) {
 func TestCompareSVGCanFail(t *testing.T) {
 	file := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><linearGradient id="a"/><path fill="url(#a)" d="M0 0"/></svg>`
 	good := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" width="1em" aria-hidden="true"><linearGradient id="P-a"></linearGradient><path fill="url(#P-a)" d="M0 0"></path></svg>`
-	if d := compareSVG([]byte(file), []byte(good), "P-"); d != "" {
+	if d := svgtest.Compare([]byte(file), []byte(good), "P-"); d != "" {
 		t.Fatalf("equal trees differ:\n%s", d)
 	}
 	for _, bad := range []string{
@@ -233,7 +250,7 @@ func TestCompareSVGCanFail(t *testing.T) {
 		strings.Replace(good, ` viewBox="0 0 1 1"`, "", 1),
 		strings.Replace(good, "<path", "<g", 1) + "",
 	} {
-		if compareSVG([]byte(file), []byte(bad), "P-") == "" {
+		if svgtest.Compare([]byte(file), []byte(bad), "P-") == "" {
 			t.Errorf("no difference found in %s", bad)
 		}
 	}
@@ -244,11 +261,11 @@ func FuzzSVGToJSX(f *testing.F) {
 	addSeeds(f, "testdata/registry/src/*/*.svg")
 	f.Add([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><style>.a{fill:url(#b)}</style><g class="a" style="x:y"/></svg>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		j, err := svgToJSX(data, "p")
+		j, err := toJSX(data, "p")
 		if err != nil {
 			return
 		}
-		if _, probs := CheckSVG("f.svg", data, SVGRules{}); len(probs.Errors()) > 0 {
+		if _, probs := checkBytes("f.svg", data, Rules{}); len(probs.Errors()) > 0 {
 			return // only checked files are converted in a build
 		}
 		markup, err := reactMarkup(j, "P-", nil)
@@ -258,7 +275,7 @@ func FuzzSVGToJSX(f *testing.F) {
 		if err := wellFormed([]byte(markup)); err != nil {
 			t.Fatalf("the rendered JSX is not well-formed: %v\n%s", err, markup)
 		}
-		if _, probs := CheckSVG("m.svg", []byte(markup), SVGRules{}); len(probs.Errors()) > 0 {
+		if _, probs := checkBytes("m.svg", []byte(markup), Rules{}); len(probs.Errors()) > 0 {
 			t.Fatalf("the rendered JSX fails the checks the file passed: %v\n%s", probs.Errors(), markup)
 		}
 	})
@@ -282,7 +299,7 @@ func wellFormed(data []byte) error {
 // spelling, style objects to declarations), with the id prefix given and
 // extra root attributes. It reads only the subset of JSX svgToJSX writes and
 // fails on anything else, so it also checks that the output is that subset.
-func reactMarkup(j *jsxSVG, prefix string, extra map[string]string) (string, error) {
+func reactMarkup(j *JSX, prefix string, extra map[string]string) (string, error) {
 	p := &jsxReader{prefix: prefix}
 	var b strings.Builder
 	b.WriteString("<svg")
@@ -595,110 +612,11 @@ func hyphenateStyle(k string) string {
 	return s
 }
 
-// svgElem is an element of an SVG as the comparison sees it.
-type svgElem struct {
-	Name     string
-	Attrs    map[string]string
-	Text     string
-	Children []*svgElem
-}
-
-// The attributes of the root that the component owns.
-var componentRootAttrs = map[string]bool{"width": true, "height": true, "role": true}
-
-// compareSVG compares the picture markup draws with the one file draws:
-// the same elements with the same attributes and text, after giving every
-// id of file, and every url(#id) and href="#id" reference, the prefix. It
-// ignores what does not paint or what the component owns: comments, white
-// space between elements, namespace declarations, the root's <title>,
-// width, height, role and aria-* attributes. Classes and stylesheets are
-// compared with the prefix taken out of markup (TestSVGToJSX checks how
-// they are prefixed). It returns a diff, or "".
-func compareSVG(file, markup []byte, prefix string) string {
-	want, err := svgElems(file, prefix, "")
-	if err != nil {
-		return "file: " + err.Error()
+// toJSX parses data and converts it.
+func toJSX(data []byte, prefix string) (*JSX, error) {
+	d, probs := Parse("", data)
+	if d == nil {
+		return nil, probs
 	}
-	got, err := svgElems(markup, "", prefix)
-	if err != nil {
-		return "markup: " + err.Error()
-	}
-	return cmp.Diff(want, got)
-}
-
-var (
-	urlRefRE  = regexp.MustCompile(`url\(\s*(['"]?)#`)
-	styleDecl = regexp.MustCompile(`\s*;\s*`)
-)
-
-// svgElems parses data for compareSVG, prefixing ids and references when
-// prefix is set, and taking strip out of classes and stylesheets. Its
-// prefixing is written independently of svgToJSX's, so that a reference
-// svgToJSX misses shows up as a difference.
-func svgElems(data []byte, prefix, strip string) (*svgElem, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	var root *svgElem
-	var stack []*svgElem
-	for {
-		tok, err := d.RawToken()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			e := &svgElem{Name: rawName(t.Name), Attrs: map[string]string{}}
-			for _, a := range t.Attr {
-				name := rawName(a.Name)
-				v := a.Value
-				if a.Name.Space == "xmlns" || len(stack) == 0 && (componentRootAttrs[name] || strings.HasPrefix(name, "aria-")) {
-					continue
-				}
-				if prefix != "" {
-					switch {
-					case name == "id":
-						v = prefix + v
-					case name == "href" || name == "xlink:href":
-						if strings.HasPrefix(v, "#") {
-							v = "#" + prefix + v[1:]
-						}
-					default:
-						v = urlRefRE.ReplaceAllString(v, "url(${1}#"+prefix)
-					}
-				}
-				if name == "class" && strip != "" {
-					v = strings.ReplaceAll(v, strip, "")
-				}
-				if name == "style" {
-					v = strings.Trim(styleDecl.ReplaceAllString(v, ";"), "; ")
-					v = regexp.MustCompile(`\s*:\s*`).ReplaceAllString(v, ":")
-				}
-				e.Attrs[name] = v
-			}
-			if len(stack) == 0 {
-				root = e
-			} else {
-				parent := stack[len(stack)-1]
-				parent.Children = append(parent.Children, e)
-			}
-			stack = append(stack, e)
-		case xml.EndElement:
-			stack = stack[:len(stack)-1]
-		case xml.CharData:
-			if len(stack) > 0 && textElements[stack[len(stack)-1].Name] {
-				text := string(t)
-				if stack[len(stack)-1].Name == "style" && strip != "" {
-					text = strings.ReplaceAll(text, strip, "")
-				}
-				stack[len(stack)-1].Text += text
-			}
-		}
-	}
-	if root == nil {
-		return nil, errors.New("no root element")
-	}
-	root.Children = slices.DeleteFunc(root.Children, func(e *svgElem) bool { return e.Name == "title" })
-	return root, nil
+	return ToJSX(d, prefix)
 }

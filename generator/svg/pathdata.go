@@ -1,631 +1,14 @@
-package generator
+package svg
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
-	"io"
+	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
-// precisionDivisor sets how far reducePrecision may move a drawn point: at
-// most 1/precisionDivisor of the viewBox's larger side on each axis, a
-// sixteenth of a pixel at 512 px per side. A sixteenth is what the render
-// comparison of `make bench` (bench/README.md) allows: a pixel on an edge
-// changes by about the move times 255, and more than 16/255 counts as a
-// visible change; at 1/4096, 57 files of simple-icons change at 512 px.
-const precisionDivisor = 8192
-
-// maxDecimals bounds the decimals kept; a viewBox so small that it needs
-// more is left alone.
-const maxDecimals = 12
-
-// reducePrecision rewrites the numbers of an SVG to fewer decimals where the
-// change cannot be seen, and drops what renders nothing. viewBox is the
-// root's, from CheckSVG. Path data, polygon points and the horizontal
-// geometry of shapes keep the fewest decimals that hold every point within
-// 1/precisionDivisor of the viewBox (scaled by the transforms above each
-// element); flat edges, the tops and bottoms of curves, and arcs keep their
-// exact heights, which a rasteriser samples in rows (see flatSlope); curves
-// that are straight or quadratic within that distance become lines and
-// quadratics. It never touches the viewBox, the root's size, gradients,
-// patterns, markers, filters, text, nested viewports, stroke widths or
-// anything under a transform it cannot read. It removes empty groups and
-// defs without an id, attributes set to the value they would have anyway,
-// data-* and enable-background attributes and an unused xlink namespace; it
-// keeps <title>, <desc>, role, class and every id. It is pure and
-// deterministic, and returns src itself when it cannot parse it or would not
-// make it shorter.
-func reducePrecision(src []byte, viewBox [4]float64) []byte {
-	side := max(viewBox[2], viewBox[3])
-	if !(viewBox[2] > 0 && viewBox[3] > 0) || math.IsInf(side, 0) {
-		return src
-	}
-	root, ok := parseXMLTree(src)
-	if !ok {
-		return src
-	}
-	p := &precisionPass{tol: side / precisionDivisor, refs: map[string]bool{}}
-	p.scan(root)
-	p.rewrite(root)
-	var out bytes.Buffer
-	out.Grow(len(src))
-	root.write(&out)
-	if out.Len() >= len(src) {
-		return src
-	}
-	return out.Bytes()
-}
-
-// xnode is a node of a light XML tree that keeps each token's bytes, so
-// that only what the pass changes is written anew.
-type xnode struct {
-	el       bool     // an element; otherwise raw is any other token
-	raw      []byte   // the token, or an element's start tag, as in the source
-	end      []byte   // an element's end tag; empty when it was self-closing
-	name     xml.Name // prefix in Space, as RawToken gives it
-	attrs    []xml.Attr
-	kids     []*xnode
-	text     bool // non-blank character data or CDATA
-	dirty    bool // attrs changed: write a new start tag
-	drop     bool
-	parent   *xnode
-	svg      bool    // an element in the SVG namespace
-	scale    float64 // bound on how much its transforms enlarge its coordinates
-	indirect bool    // drawn where it is referenced (defs, clipPath, mask, use)
-	inSwitch bool
-}
-
-// parseXMLTree parses src into a document node holding its top-level
-// tokens; ok is false when src is not well-formed.
-func parseXMLTree(src []byte) (*xnode, bool) {
-	d := xml.NewDecoder(bytes.NewReader(src))
-	d.Strict = true
-	doc := &xnode{}
-	cur := doc
-	ns := []string{""}
-	for {
-		start := d.InputOffset()
-		tok, err := d.RawToken()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, false
-		}
-		raw := src[start:d.InputOffset()]
-		switch t := tok.(type) {
-		case xml.StartElement:
-			n := &xnode{el: true, raw: raw, name: t.Name, attrs: t.Copy().Attr, parent: cur}
-			def := ns[len(ns)-1]
-			for _, a := range t.Attr {
-				if a.Name.Space == "" && a.Name.Local == "xmlns" {
-					def = a.Value
-				}
-			}
-			ns = append(ns, def)
-			n.svg = t.Name.Space == "" && def == nsSVG
-			cur.kids = append(cur.kids, n)
-			cur = n
-		case xml.EndElement:
-			if cur == doc || t.Name != cur.name { // RawToken does not match tags
-				return nil, false
-			}
-			cur.end = raw
-			cur = cur.parent
-			ns = ns[:len(ns)-1]
-		case xml.CharData:
-			cur.kids = append(cur.kids, &xnode{raw: raw, text: len(bytes.TrimSpace(t)) > 0 || bytes.HasPrefix(raw, []byte("<![CDATA["))})
-		default:
-			cur.kids = append(cur.kids, &xnode{raw: raw})
-		}
-	}
-	if cur != doc {
-		return nil, false
-	}
-	return doc, true
-}
-
-func (n *xnode) attr(local string) (string, bool) {
-	for _, a := range n.attrs {
-		if a.Name.Space == "" && a.Name.Local == local {
-			return a.Value, true
-		}
-	}
-	return "", false
-}
-
-func (n *xnode) setAttr(i int, v string) {
-	if n.attrs[i].Value != v {
-		n.attrs[i].Value = v
-		n.dirty = true
-	}
-}
-
-func (n *xnode) write(w *bytes.Buffer) {
-	if n.drop {
-		return
-	}
-	if !n.el {
-		w.Write(n.raw)
-		for _, k := range n.kids { // the document node
-			k.write(w)
-		}
-		return
-	}
-	if !n.dirty {
-		w.Write(n.raw)
-	} else {
-		w.WriteByte('<')
-		w.WriteString(xmlRawName(n.name))
-		for _, a := range n.attrs {
-			w.WriteByte(' ')
-			w.WriteString(xmlRawName(a.Name))
-			w.WriteByte('=')
-			writeAttrValue(w, a.Value)
-		}
-		if len(n.end) == 0 {
-			w.WriteString("/>")
-			return
-		}
-		w.WriteByte('>')
-	}
-	for _, k := range n.kids {
-		k.write(w)
-	}
-	w.Write(n.end)
-}
-
-func xmlRawName(n xml.Name) string {
-	if n.Space == "" {
-		return n.Local
-	}
-	return n.Space + ":" + n.Local
-}
-
-// writeAttrValue quotes v with the quote it holds fewer of, escaping the
-// rest so that a parser reads v back exactly.
-func writeAttrValue(w *bytes.Buffer, v string) {
-	q := byte('"')
-	if strings.Count(v, `"`) > strings.Count(v, "'") {
-		q = '\''
-	}
-	w.WriteByte(q)
-	last := 0
-	for i := 0; i < len(v); i++ {
-		var esc string
-		switch c := v[i]; {
-		case c == '&':
-			esc = "&amp;"
-		case c == '<':
-			esc = "&lt;"
-		case c == '\t':
-			esc = "&#9;"
-		case c == '\n':
-			esc = "&#10;"
-		case c == '\r':
-			esc = "&#13;"
-		case c == q && c == '"':
-			esc = "&quot;"
-		case c == q:
-			esc = "&apos;"
-		default:
-			continue
-		}
-		w.WriteString(v[last:i])
-		w.WriteString(esc)
-		last = i + 1
-	}
-	w.WriteString(v[last:])
-	w.WriteByte(q)
-}
-
-// precisionPass holds what the first walk learns about the whole document.
-type precisionPass struct {
-	tol          float64         // allowed move of a drawn point, per axis, in viewBox units
-	refs         map[string]bool // ids referenced by href or url(#id)
-	styleElement bool            // a <style> element: CSS may select anything
-	cssTransform bool            // a transform set through CSS: scales unknown
-	markers      bool            // markers depend on segment directions and stroke width
-	dashed       bool            // dashes follow a curve's parameter, not just its shape
-	xlinkUsed    bool
-	maxScale     float64 // the largest scale of any element: bounds referenced content
-	nestedRefs   bool    // referenced content references more: no bound
-}
-
-// Elements whose horizontal coordinates the pass may round, and the
-// attributes. Vertical ones stay exact: see reducePrecision.
-var roundAttrs = map[string][]string{
-	"rect":    {"x", "width"},
-	"circle":  {"cx"},
-	"ellipse": {"cx", "rx"},
-	"line":    {"x1", "x2"},
-	"use":     {"x"},
-}
-
-// Containers whose content keeps the user space of its parent (or of the
-// element that references it).
-var plainContainers = map[string]bool{"g": true, "a": true, "defs": true, "switch": true, "clipPath": true, "mask": true, "symbol": true}
-
-// propDefaults are presentation attributes at their initial values; inherited
-// ones may be dropped only where no ancestor sets another value.
-var propDefaults = map[string]struct {
-	value     string
-	inherited bool
-}{
-	"fill-rule": {"nonzero", true}, "clip-rule": {"nonzero", true}, "fill-opacity": {"1", true},
-	"stroke-opacity": {"1", true}, "stroke": {"none", true}, "stroke-width": {"1", true},
-	"stroke-linecap": {"butt", true}, "stroke-linejoin": {"miter", true}, "stroke-miterlimit": {"4", true},
-	"stroke-dasharray": {"none", true}, "stroke-dashoffset": {"0", true}, "visibility": {"visible", true},
-	"opacity": {"1", false}, "display": {"inline", false},
-}
-
-// scan computes scales and learns the document-wide facts.
-func (p *precisionPass) scan(doc *xnode) {
-	p.maxScale = 1
-	var walk func(n *xnode, scale float64, indirect, inSwitch bool)
-	walk = func(n *xnode, scale float64, indirect, inSwitch bool) {
-		for _, a := range n.attrs {
-			v := a.Value
-			if a.Name.Space == "xlink" {
-				p.xlinkUsed = true
-			}
-			if a.Name.Local == "href" && strings.HasPrefix(strings.TrimSpace(v), "#") {
-				p.refs[strings.TrimSpace(v)[1:]] = true
-				if indirect {
-					p.nestedRefs = true
-				}
-			}
-			if strings.Contains(v, "url(") {
-				for _, id := range urlRefs(v) {
-					p.refs[id] = true
-				}
-				if indirect && (a.Name.Local == "clip-path" || a.Name.Local == "mask" || a.Name.Local == "style") {
-					p.nestedRefs = true
-				}
-			}
-			lv := strings.ToLower(v)
-			if a.Name.Local == "style" && strings.Contains(lv, "transform") {
-				p.cssTransform = true
-			}
-			if strings.Contains(a.Name.Local, "dasharray") || strings.Contains(lv, "dasharray") {
-				p.dashed = true
-			}
-			if strings.HasPrefix(a.Name.Local, "marker") || a.Name.Local == "style" && strings.Contains(lv, "marker") {
-				p.markers = true
-			}
-		}
-		if n.el {
-			if t, ok := n.attr("transform"); ok {
-				scale *= transformScale(t)
-			}
-			n.scale, n.indirect, n.inSwitch = scale, indirect, inSwitch
-			if !math.IsInf(scale, 0) {
-				p.maxScale = max(p.maxScale, scale)
-			} else {
-				p.maxScale = math.Inf(1)
-			}
-			switch n.name.Local {
-			case "style":
-				if n.svg {
-					p.styleElement = true
-					for _, k := range n.kids {
-						css := strings.ToLower(string(k.raw))
-						p.cssTransform = p.cssTransform || strings.Contains(css, "transform")
-						p.dashed = p.dashed || strings.Contains(css, "dasharray")
-					}
-				}
-			case "marker":
-				p.markers = true
-			case "defs", "clipPath", "mask", "symbol":
-				indirect = true
-			}
-			inSwitch = n.name.Local == "switch"
-		}
-		for _, k := range n.kids {
-			if k.el {
-				walk(k, scale, indirect, inSwitch)
-			}
-		}
-	}
-	walk(doc, 1, false, false)
-	// Content referenced by id is drawn again where it is used.
-	var mark func(n *xnode, indirect bool)
-	mark = func(n *xnode, indirect bool) {
-		if id, ok := n.attr("id"); ok && p.refs[id] {
-			indirect = true
-		}
-		if n.el && indirect {
-			if !n.indirect && n.name.Local == "use" {
-				p.nestedRefs = true
-			}
-			n.indirect = true
-		}
-		for _, k := range n.kids {
-			if k.el {
-				mark(k, indirect || n.indirect)
-			}
-		}
-	}
-	mark(doc, false)
-}
-
-// urlRefs returns the ids of the url(#id) references in v.
-func urlRefs(v string) []string {
-	var ids []string
-	for {
-		i := strings.Index(v, "url(")
-		if i < 0 {
-			return ids
-		}
-		v = v[i+4:]
-		j := strings.IndexByte(v, ')')
-		if j < 0 {
-			return ids
-		}
-		ref := strings.Trim(strings.TrimSpace(v[:j]), `"'`)
-		if strings.HasPrefix(ref, "#") {
-			ids = append(ids, ref[1:])
-		}
-		v = v[j:]
-	}
-}
-
-// rewrite rounds, drops defaults and removes empty groups.
-func (p *precisionPass) rewrite(doc *xnode) {
-	for _, k := range doc.kids {
-		if k.el && k.svg && k.name.Local == "svg" {
-			p.element(k, true, true, map[string]string{})
-		}
-	}
-	if !p.xlinkUsed {
-		for _, k := range doc.kids {
-			if k.el {
-				for i := 0; i < len(k.attrs); i++ {
-					if k.attrs[i].Name.Space == "xmlns" && k.attrs[i].Name.Local == "xlink" {
-						k.attrs = append(k.attrs[:i], k.attrs[i+1:]...)
-						k.dirty = true
-						i--
-					}
-				}
-			}
-		}
-	}
-}
-
-// element handles n and its content. round says that n's coordinates are
-// in a user space the pass understands; inherited maps the inherited
-// presentation properties set above n to their values.
-func (p *precisionPass) element(n *xnode, round, isRoot bool, inherited map[string]string) {
-	if !n.svg {
-		return // foreign markup: left as it is
-	}
-	local := n.name.Local
-	scale := n.scale
-	if n.indirect {
-		if p.nestedRefs {
-			round = false
-		}
-		scale *= p.maxScale
-	}
-	if p.cssTransform || p.markers || math.IsInf(scale, 0) || !(scale > 0) {
-		round = false
-	}
-	if !isRoot && !plainContainers[local] && roundAttrs[local] == nil &&
-		local != "path" && local != "polygon" && local != "polyline" {
-		round = false
-	}
-	switch local {
-	case "clipPath":
-		if v, _ := n.attr("clipPathUnits"); v == "objectBoundingBox" {
-			round = false
-		}
-	case "mask":
-		if v, _ := n.attr("maskContentUnits"); v == "objectBoundingBox" {
-			round = false
-		}
-	case "symbol":
-		if _, ok := n.attr("viewBox"); ok {
-			round = false
-		}
-	}
-	if !isRoot && local == "svg" {
-		round = false
-	}
-
-	// Presentation properties this element sets, for its content.
-	own := map[string]string{}
-	for _, a := range n.attrs {
-		if a.Name.Space == "" {
-			if _, ok := propDefaults[a.Name.Local]; ok {
-				own[a.Name.Local] = strings.TrimSpace(a.Value)
-			}
-		}
-	}
-	if st, ok := n.attr("style"); ok {
-		for _, d := range cssDeclarations(st) {
-			own[strings.ToLower(strings.TrimSpace(d.prop))] = strings.TrimSpace(d.value)
-		}
-	}
-
-	r := newRounder(p.tol / scale)
-	for i := 0; i < len(n.attrs); i++ {
-		a := n.attrs[i]
-		if a.Name.Space != "" {
-			continue
-		}
-		name := a.Name.Local
-		switch {
-		case name == "enable-background" || strings.HasPrefix(name, "data-") && !p.styleElement:
-			n.attrs = append(n.attrs[:i], n.attrs[i+1:]...)
-			n.dirty = true
-			i--
-			continue
-		case name == "style" && strings.TrimSpace(a.Value) == "",
-			// clip-rule only counts for shapes drawn as a clip path.
-			name == "clip-rule" && shapeElements[local] && !n.indirect && !p.styleElement && !inClipPath(n):
-			n.attrs = append(n.attrs[:i], n.attrs[i+1:]...)
-			n.dirty = true
-			i--
-			continue
-		}
-		if def, ok := propDefaults[name]; ok && !p.styleElement && isDefault(name, a.Value, def.value) {
-			// An inherited property at its initial value is redundant only
-			// where an ancestor in the file sets that same value: otherwise
-			// it guards against what a page around an inline SVG, or a
-			// <use>, passes down.
-			up, set := inherited[name]
-			if !def.inherited || !n.indirect && set && isDefault(name, up, def.value) {
-				n.attrs = append(n.attrs[:i], n.attrs[i+1:]...)
-				n.dirty = true
-				i--
-				continue
-			}
-		}
-		if !round || !r.ok {
-			continue
-		}
-		switch {
-		case name == "d" && local == "path":
-			if v, ok := roundPath(a.Value, r, !p.dashed); ok && len(v) < len(a.Value) {
-				n.setAttr(i, v)
-			}
-		case name == "points" && (local == "polygon" || local == "polyline"):
-			if v, ok := roundPoints(a.Value, r); ok {
-				n.setAttr(i, v)
-			}
-		case !isRoot && contains(roundAttrs[local], name):
-			// Half the tolerance each: an edge is a position plus a size.
-			if v, n1, ok := roundList(a.Value, r, r.tol/2); ok && n1 == 1 {
-				n.setAttr(i, v)
-			}
-		}
-	}
-
-	next, copied := inherited, false
-	for k, v := range own {
-		if propDefaults[k].inherited {
-			if !copied {
-				next, copied = copyMap(inherited), true
-			}
-			next[k] = v
-		}
-	}
-	for _, k := range n.kids {
-		if k.el {
-			p.element(k, round && (isRoot || plainContainers[local]), false, next)
-		}
-	}
-	// Empty groups and defs render nothing; an id may still be used.
-	if (local == "g" || local == "defs") && !isRoot && !n.inSwitch {
-		if _, hasID := n.attr("id"); !hasID && isEmpty(n) {
-			n.drop = true
-		}
-	}
-}
-
-func inClipPath(n *xnode) bool {
-	for ; n != nil; n = n.parent {
-		if n.el && n.name.Local == "clipPath" {
-			return true
-		}
-	}
-	return false
-}
-
-func isEmpty(n *xnode) bool {
-	for _, k := range n.kids {
-		if k.drop {
-			continue
-		}
-		if k.el || k.text {
-			return false
-		}
-	}
-	return true
-}
-
-func isDefault(name, v, def string) bool {
-	v = strings.TrimSpace(v)
-	if v == def {
-		return true
-	}
-	switch name {
-	case "fill-opacity", "stroke-opacity", "opacity", "stroke-width", "stroke-miterlimit", "stroke-dashoffset":
-		f, err := strconv.ParseFloat(v, 64)
-		d, _ := strconv.ParseFloat(def, 64)
-		return err == nil && f == d
-	}
-	return false
-}
-
-func copyMap(m map[string]string) map[string]string {
-	c := make(map[string]string, len(m)+2)
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// transformScale returns an upper bound on how much a transform list
-// enlarges lengths (the largest singular value of its linear part), or +Inf
-// when it cannot be read.
-func transformScale(s string) float64 {
-	a, b, c, d := 1.0, 0.0, 0.0, 1.0 // the linear part, column-major like matrix(a b c d e f)
-	s = strings.TrimSpace(s)
-	for s != "" {
-		open := strings.IndexByte(s, '(')
-		closing := strings.IndexByte(s, ')')
-		if open < 0 || closing < open {
-			return math.Inf(1)
-		}
-		name := strings.TrimSpace(s[:open])
-		args, ok := parseNumberList(s[open+1 : closing])
-		if !ok {
-			return math.Inf(1)
-		}
-		var m [4]float64
-		switch {
-		case name == "matrix" && len(args) == 6:
-			m = [4]float64{args[0], args[1], args[2], args[3]}
-		case name == "translate" && (len(args) == 1 || len(args) == 2):
-			m = [4]float64{1, 0, 0, 1}
-		case name == "scale" && len(args) == 1:
-			m = [4]float64{args[0], 0, 0, args[0]}
-		case name == "scale" && len(args) == 2:
-			m = [4]float64{args[0], 0, 0, args[1]}
-		case name == "rotate" && (len(args) == 1 || len(args) == 3):
-			r := args[0] * math.Pi / 180
-			m = [4]float64{math.Cos(r), math.Sin(r), -math.Sin(r), math.Cos(r)}
-		case name == "skewX" && len(args) == 1:
-			m = [4]float64{1, 0, math.Tan(args[0] * math.Pi / 180), 1}
-		case name == "skewY" && len(args) == 1:
-			m = [4]float64{1, math.Tan(args[0] * math.Pi / 180), 0, 1}
-		default:
-			return math.Inf(1)
-		}
-		a, b, c, d = a*m[0]+c*m[1], b*m[0]+d*m[1], a*m[2]+c*m[3], b*m[2]+d*m[3]
-		s = strings.TrimLeft(s[closing+1:], " \t\r\n,")
-	}
-	t := a*a + b*b + c*c + d*d
-	det := a*d - b*c
-	sigma := math.Sqrt((t + math.Sqrt(math.Max(0, t*t-4*det*det))) / 2)
-	if math.IsNaN(sigma) || math.IsInf(sigma, 0) || sigma > 1e6 {
-		return math.Inf(1)
-	}
-	return sigma
-}
+// Numbers and path data: reading, rounding and writing them.
 
 func parseNumberList(s string) ([]float64, bool) {
 	var out []float64
@@ -871,46 +254,69 @@ var pathArgs = map[byte]int{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q':
 // parsePath reads path data into absolute segments; ok is false for data
 // with any error, which renderers draw only up to the error.
 func parsePath(s string) ([]pathSeg, bool) {
+	segs, at, _ := readPath(s)
+	return segs, at < 0 && len(segs) > 0
+}
+
+// checkPathData returns what is wrong with path data and where, or "".
+// Empty data draws nothing and is fine.
+func checkPathData(s string) (msg string, at int) {
+	_, at, msg = readPath(s)
+	if at >= 0 {
+		return "path data " + msg + fmt.Sprintf(" (at character %d); renderers draw a path only up to its first error", at+1), at
+	}
+	return "", 0
+}
+
+// readPath reads path data as SVG 2's grammar writes it: white space and
+// at most one comma between numbers, none after a command letter. It
+// returns the segments read and, on an error, its offset (else -1) and a
+// description.
+func readPath(s string) (segs []pathSeg, errAt int, msg string) {
 	b := []byte(s)
-	var segs []pathSeg
 	var cur, start, lastC2, lastQ point
 	var cmd, prev byte
-	needArgs := false
 	var args [7]float64
-	for i := skipSep(b, 0); i < len(b); i = skipSep(b, i) {
+	fail := func(i int, format string, a ...any) ([]pathSeg, int, string) {
+		return segs, i, fmt.Sprintf(format, a...)
+	}
+	i := skipWSP(b, 0)
+	if i == len(b) {
+		return nil, -1, ""
+	}
+	for i < len(b) {
 		c := b[i]
 		if c|0x20 >= 'a' && c|0x20 <= 'z' {
-			if needArgs {
-				return nil, false
-			}
 			if _, ok := pathArgs[c&^0x20]; !ok {
-				return nil, false
+				return fail(i, "has %q, which is not a path command", c)
 			}
 			if len(segs) == 0 && c&^0x20 != 'M' {
-				return nil, false
+				return fail(i, "must start with M or m, not %q", c)
 			}
 			cmd = c
-			i++
+			i = skipWSP(b, i+1)
 			if cmd&^0x20 == 'Z' {
 				segs = append(segs, pathSeg{cmd: 'Z', p: [3]point{start}})
 				cur, prev = start, 'Z'
 				continue
 			}
-			needArgs = true
-			continue
-		}
-		if cmd == 0 || cmd&^0x20 == 'Z' {
-			return nil, false
+		} else if cmd == 0 || cmd&^0x20 == 'Z' {
+			return fail(i, "has %q where a command letter belongs", c)
+		} else if c == ',' {
+			return fail(i, "has a comma where a number belongs")
 		}
 		upper := cmd &^ 0x20
 		n := pathArgs[upper]
 		for k := range n {
 			if k > 0 {
-				i = skipSep(b, i)
+				var ok bool
+				if i, ok = skipCommaWSP(b, i); !ok {
+					return fail(i, "has two commas in a row")
+				}
 			}
 			if upper == 'A' && (k == 3 || k == 4) {
 				if i >= len(b) || b[i] != '0' && b[i] != '1' {
-					return nil, false
+					return fail(i, "has an arc flag that is not 0 or 1")
 				}
 				args[k] = float64(b[i] - '0')
 				i++
@@ -918,16 +324,18 @@ func parsePath(s string) ([]pathSeg, bool) {
 			}
 			end := scanNumber(b, i)
 			if end == i {
-				return nil, false
+				return fail(i, "needs %d numbers after %c", n, cmd)
 			}
 			f, err := strconv.ParseFloat(string(b[i:end]), 64)
-			if err != nil || math.IsInf(f, 0) {
-				return nil, false
+			if err != nil && !errorsIsRange(err) {
+				return fail(i, "has %q, which is not a number", b[i:end])
+			}
+			if err != nil || math.IsInf(f, 0) || math.Abs(f) > MaxNumber {
+				return fail(i, "has %s, beyond ±1e9; no logo needs numbers that large, and they overflow when added up", b[i:end])
 			}
 			args[k] = f
 			i = end
 		}
-		needArgs = false
 		base := point{}
 		if cmd != upper {
 			base = cur
@@ -978,11 +386,43 @@ func parsePath(s string) ([]pathSeg, bool) {
 		} else if cmd == 'm' {
 			cmd = 'l'
 		}
+		// Between two segments: white space, or one comma when more
+		// numbers follow.
+		j := skipWSP(b, i)
+		if j < len(b) && b[j] == ',' {
+			j = skipWSP(b, j+1)
+			if j >= len(b) || b[j]|0x20 >= 'a' && b[j]|0x20 <= 'z' || b[j] == ',' {
+				return fail(j-1, "has a comma that no number follows")
+			}
+		}
+		i = j
 	}
-	if needArgs || len(segs) == 0 {
-		return nil, false
+	return segs, -1, ""
+}
+
+func skipWSP(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f') {
+		i++
 	}
-	return segs, true
+	return i
+}
+
+// skipCommaWSP skips white space with at most one comma in it; ok is
+// false at a second comma.
+func skipCommaWSP(b []byte, i int) (int, bool) {
+	i = skipWSP(b, i)
+	if i < len(b) && b[i] == ',' {
+		i = skipWSP(b, i+1)
+		if i < len(b) && b[i] == ',' {
+			return i, false
+		}
+	}
+	return i, true
+}
+
+func errorsIsRange(err error) bool {
+	var ne *strconv.NumError
+	return errors.As(err, &ne) && ne.Err == strconv.ErrRange
 }
 
 // ptok is one number of path data in steps of 10^-d, or an arc flag.

@@ -1,11 +1,9 @@
-package generator
+package svg
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -13,11 +11,11 @@ import (
 	"strings"
 )
 
-// jsxSVG is one SVG file converted to JSX for the component template. Every
+// JSX is one SVG file converted to JSX for the component template. Every
 // string is valid TSX in its place; ids and the references to them are
 // written as template literals that start with the prefix expression given
-// to svgToJSX, so the template decides how ids are made unique.
-type jsxSVG struct {
+// to ToJSX, so the template decides how ids are made unique.
+type JSX struct {
 	// Attrs are the attributes of the root <svg> as JSX, except the ones
 	// the component sets itself: width, height, role, aria-*, class and
 	// style.
@@ -130,51 +128,24 @@ stop switch symbol text textPath tspan use view`)
 // textElements keep their white space: it is text, not indentation.
 var textElements = map[string]bool{"text": true, "tspan": true, "textPath": true, "title": true, "desc": true, "style": true}
 
-// idListAttrs hold space-separated lists of ids.
-var idListAttrs = map[string]bool{
-	"aria-labelledby": true, "aria-describedby": true, "aria-controls": true, "aria-owns": true, "aria-flowto": true,
-	"aria-details": true, "aria-errormessage": true, "aria-activedescendant": true,
-}
+var jsxNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*$`)
 
-var (
-	jsxNameRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*$`)
-	cssPropRE  = regexp.MustCompile(`^-?[a-z][a-z0-9]*(-[a-z][a-z0-9]*)*$`)
-	cssCustRE  = regexp.MustCompile(`^--[A-Za-z0-9_-]+$`)
-	cssRefRE   = regexp.MustCompile(`(?i)url\(\s*(?:"(#)[^"]*"|'(#)[^']*'|(#)[^\s'")]*)\s*\)`)
-	importantR = regexp.MustCompile(`(?i)\s*!\s*important\s*$`)
-)
-
-func toSet(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
-// svgNode is an element of the parsed file.
-type svgNode struct {
-	name     string // local name; the element is in the SVG namespace
-	attrs    []xml.Attr
-	children []any // *svgNode or string (character data)
-}
-
-// svgToJSX converts a checked, optimised SVG to JSX. Ids, references to
-// them (url(#x), href="#x", xlink:href="#x", aria-labelledby and friends,
-// and #x selectors in <style>) get the prefix prefixExpr, a JS expression;
-// when the file has a <style>, its classes are prefixed too, since a
-// stylesheet inside an inline SVG applies to the whole page. Elements and
-// attributes in foreign namespaces (editor metadata), comments and
-// processing instructions are dropped: they do not paint.
-func svgToJSX(data []byte, prefixExpr string) (*jsxSVG, error) {
-	root, err := parseSVGTree(data)
-	if err != nil {
-		return nil, err
+// ToJSX converts a checked document, as Optimise publishes it, to JSX.
+// Ids and every reference to them (url(#x) in attributes and CSS, href,
+// aria-labelledby and friends, #x selectors) get the prefix prefixExpr, a
+// JS expression; when the document has a <style>, its classes are
+// prefixed too, since a stylesheet inside an inline SVG applies to the
+// whole page. Everything not in the SVG namespace is left out: it does not
+// paint.
+func ToJSX(d *Document, prefixExpr string) (*JSX, error) {
+	root := d.Root
+	if root == nil || !root.IsSVG("svg") {
+		return nil, fmt.Errorf("the SVG has no <svg> root element in the SVG namespace")
 	}
 	c := &jsxConv{prefix: prefixExpr, hasStyle: hasElement(root, "style")}
-	out := &jsxSVG{}
+	out := &JSX{}
 
-	vb := strings.FieldsFunc(attrValue(root, "", "viewBox"), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	vb := strings.FieldsFunc(root.Attr0("viewBox"), func(r rune) bool { return r == ',' || isSpaceRune(r) })
 	w, h := 1.0, 1.0
 	if len(vb) == 4 {
 		w, _ = strconv.ParseFloat(vb[2], 64)
@@ -187,9 +158,9 @@ func svgToJSX(data []byte, prefixExpr string) (*jsxSVG, error) {
 	}
 
 	usesXLink := false
-	walk(root, func(n *svgNode) {
-		for _, a := range n.attrs {
-			if a.Name.Space == nsXLink {
+	walkElements(root, func(n *Node) {
+		for _, a := range n.Attrs {
+			if a.Space == NSXLink {
 				usesXLink = true
 			}
 		}
@@ -210,13 +181,13 @@ func svgToJSX(data []byte, prefixExpr string) (*jsxSVG, error) {
 	if usesXLink {
 		// React writes xlink:href; an XML reader of the markup needs the
 		// prefix declared, wherever the file declared it.
-		attrs = append(attrs, `xmlnsXlink="`+nsXLink+`"`)
+		attrs = append(attrs, `xmlnsXlink="`+NSXLink+`"`)
 	}
 	out.Attrs = strings.Join(attrs, " ")
 
 	var body strings.Builder
-	for _, ch := range root.children {
-		if n, ok := ch.(*svgNode); ok && n.name == "title" {
+	for _, ch := range root.Children {
+		if ch.IsSVG("title") {
 			continue // the component renders the title its caller gives
 		}
 		c.child(&body, ch, 0, false)
@@ -226,99 +197,10 @@ func svgToJSX(data []byte, prefixExpr string) (*jsxSVG, error) {
 	return out, nil
 }
 
-// parseSVGTree parses data into a tree of SVG-namespace elements.
-func parseSVGTree(data []byte) (*svgNode, error) {
-	d := xml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, bom)))
-	var root *svgNode
-	var stack []*svgNode
-	skip := 0 // depth inside a dropped element
-	for {
-		tok, err := d.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("parsing the SVG: %w", err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if skip > 0 || t.Name.Space != nsSVG || len(stack) > 0 && !keepElement(t.Name.Local) {
-				skip++
-				continue
-			}
-			n := &svgNode{name: t.Name.Local, attrs: t.Attr}
-			if len(stack) == 0 {
-				if root != nil || n.name != "svg" {
-					return nil, errors.New("the SVG must have one <svg> root element")
-				}
-				root = n
-			} else {
-				p := stack[len(stack)-1]
-				p.children = append(p.children, n)
-			}
-			stack = append(stack, n)
-		case xml.EndElement:
-			if skip > 0 {
-				skip--
-				continue
-			}
-			stack = stack[:len(stack)-1]
-		case xml.CharData:
-			if skip > 0 || len(stack) == 0 {
-				continue
-			}
-			// Text split by comments or CDATA sections is one text node.
-			p := stack[len(stack)-1]
-			if k := len(p.children); k > 0 {
-				if b, ok := p.children[k-1].(*strings.Builder); ok {
-					b.Write(t)
-					continue
-				}
-			}
-			b := &strings.Builder{}
-			b.Write(t)
-			p.children = append(p.children, b)
-		}
-	}
-	if root == nil {
-		return nil, errors.New("the SVG has no <svg> root element in the SVG namespace")
-	}
-	walk(root, func(n *svgNode) {
-		for i, ch := range n.children {
-			if b, ok := ch.(*strings.Builder); ok {
-				n.children[i] = b.String()
-			}
-		}
-	})
-	return root, nil
-}
-
-func keepElement(name string) bool {
-	return jsxElements[name] || name == "a" || name == "style" || name == "title"
-}
-
-func walk(n *svgNode, fn func(*svgNode)) {
-	fn(n)
-	for _, ch := range n.children {
-		if c, ok := ch.(*svgNode); ok {
-			walk(c, fn)
-		}
-	}
-}
-
-func hasElement(n *svgNode, name string) bool {
+func hasElement(n *Node, local string) bool {
 	found := false
-	walk(n, func(c *svgNode) { found = found || c.name == name })
+	walkElements(n, func(c *Node) { found = found || c.IsSVG(local) })
 	return found
-}
-
-func attrValue(n *svgNode, space, local string) string {
-	for _, a := range n.attrs {
-		if a.Name.Space == space && a.Name.Local == local {
-			return a.Value
-		}
-	}
-	return ""
 }
 
 // jsxConv holds the state of one conversion.
@@ -328,9 +210,6 @@ type jsxConv struct {
 	usedPrefix bool
 }
 
-// jsxAttr is one converted attribute: the React prop name and its value as
-// a JS expression. lit is set when the value is a plain string that can be
-// written name="lit".
 type jsxAttr struct {
 	name, expr, lit string
 	isLit           bool
@@ -341,7 +220,7 @@ type jsxAttr struct {
 // compiles and React still renders it.
 func (a jsxAttr) jsx() string {
 	if !jsxNameRE.MatchString(a.name) || !typedProps[a.name] && !strings.Contains(a.name, "-") {
-		return "{...{" + jsString(a.name) + ": " + a.expr + "}}"
+		return "{...{" + JSString(a.name) + ": " + a.expr + "}}"
 	}
 	if a.isLit {
 		return a.name + `="` + a.lit + `"`
@@ -351,11 +230,12 @@ func (a jsxAttr) jsx() string {
 
 // attrs converts the attributes of n in the order of the file, dropping
 // what React cannot or should not render.
-func (c *jsxConv) attrs(n *svgNode) []jsxAttr {
+func (c *jsxConv) attrs(n *Node) []jsxAttr {
 	var out []jsxAttr
 	seen := map[string]bool{}
-	for _, a := range n.attrs {
-		name, ok := c.propName(n, a.Name)
+	for i := range n.Attrs {
+		a := &n.Attrs[i]
+		name, ok := c.propName(a)
 		if !ok || seen[name] {
 			continue
 		}
@@ -404,10 +284,13 @@ func plainJSX(s string) bool {
 
 // propName maps an attribute of n to the React prop that renders it, or
 // false to drop it.
-func (c *jsxConv) propName(n *svgNode, name xml.Name) (string, bool) {
-	switch name.Space {
+
+// propName maps an attribute to the React prop that renders it, or false
+// to drop it.
+func (c *jsxConv) propName(a *Attr) (string, bool) {
+	switch a.Space {
 	case "":
-		l := name.Local
+		l := a.Local
 		switch {
 		case l == "class":
 			return "className", true
@@ -415,19 +298,21 @@ func (c *jsxConv) propName(n *svgNode, name xml.Name) (string, bool) {
 			return "", false
 		case reactAliases[l] != "":
 			return reactAliases[l], true
-		case n.name == "a" && (l == "href" || l == "target" || l == "download" || l == "rel" || l == "ping"):
-			return "", false // the link goes with the <a>
 		}
 		return l, true
-	case nsXLink:
-		switch name.Local {
-		case "href", "actuate", "arcrole", "role", "show", "title", "type":
-			return "xlink" + strings.ToUpper(name.Local[:1]) + name.Local[1:], n.name != "a"
+	case NSXLink:
+		switch a.Local {
+		case "href", "title":
+			return "xlink" + strings.ToUpper(a.Local[:1]) + a.Local[1:], true
 		}
-	case nsXML:
-		switch name.Local {
-		case "space", "lang", "base":
-			return "xml" + strings.ToUpper(name.Local[:1]) + name.Local[1:], true
+	case NSXML:
+		switch a.Local {
+		case "space", "lang":
+			return "xml" + strings.ToUpper(a.Local[:1]) + a.Local[1:], true
+		}
+	case NSXMLNS:
+		if a.Prefix == "" {
+			return "xmlns", true // the root's; the others are left out
 		}
 	}
 	return "", false // namespace declarations and foreign attributes
@@ -436,101 +321,69 @@ func (c *jsxConv) propName(n *svgNode, name xml.Name) (string, bool) {
 // child writes one child node at the given depth. Text outside text
 // elements does not paint and is dropped. It writes straight into b, so the
 // conversion stays linear however deep the nesting.
-func (c *jsxConv) child(b *strings.Builder, ch any, depth int, inText bool) {
+func (c *jsxConv) child(b *strings.Builder, n *Node, depth int, inText bool) {
 	// Indentation stops growing at a depth no real logo reaches, so that
 	// an absurdly nested file cannot make the output quadratic.
 	ind := strings.Repeat("  ", min(depth, 32))
-	switch n := ch.(type) {
-	case string:
+	if n.Type == TextNode {
 		if inText {
-			b.WriteString(ind + "{" + jsString(n) + "}\n")
+			b.WriteString(ind + "{" + JSString(n.Text) + "}\n")
 		}
-	case *svgNode:
-		var text strings.Builder
-		for _, t := range n.children {
-			if s, ok := t.(string); ok {
-				text.WriteString(s)
-			}
+		return
+	}
+	if n.Space != NSSVG || !jsxElements[n.Local] && n.Local != "style" && n.Local != "title" {
+		return // it draws nothing
+	}
+	var text strings.Builder
+	for _, t := range n.Children {
+		if t.Type == TextNode {
+			text.WriteString(t.Text)
 		}
-		switch n.name {
-		case "style":
-			b.WriteString(ind + "<style>{" + c.expr(c.css(text.String())) + "}</style>\n")
-			return
-		case "title":
-			b.WriteString(ind + "<title")
-			for _, a := range c.attrs(n) {
-				if a.name == "id" {
-					b.WriteString(" " + a.jsx())
-				}
-			}
-			b.WriteString(">{" + jsString(text.String()) + "}</title>\n")
-			return
-		}
-		name := n.name
-		if name == "a" {
-			name = "g" // a link draws its content like a group, or a tspan in text
-			if inText {
-				name = "tspan"
-			}
-		}
-		b.WriteString(ind + "<" + name)
+	}
+	switch n.Local {
+	case "style":
+		b.WriteString(ind + "<style>{" + c.expr(c.cssSegs(text.String(), true)) + "}</style>\n")
+		return
+	case "title":
+		b.WriteString(ind + "<title")
 		for _, a := range c.attrs(n) {
-			if a.name != "xmlns" { // only the root declares its namespace
+			if a.name == "id" {
 				b.WriteString(" " + a.jsx())
 			}
 		}
-		inText = inText || textElements[n.name]
-		kids := false
-		for _, k := range n.children {
-			_, isText := k.(string)
-			kids = kids || !isText || inText
-		}
-		if !kids {
-			b.WriteString(" />\n")
-			return
-		}
-		b.WriteString(">\n")
-		for _, k := range n.children {
-			c.child(b, k, depth+1, inText)
-		}
-		b.WriteString(ind + "</" + name + ">\n")
+		b.WriteString(">{" + JSString(text.String()) + "}</title>\n")
+		return
 	}
+	b.WriteString(ind + "<" + n.Local)
+	for _, a := range c.attrs(n) {
+		if a.name != "xmlns" { // only the root declares its namespace
+			b.WriteString(" " + a.jsx())
+		}
+	}
+	inText = inText || textElements[n.Local]
+	kids := false
+	for _, k := range n.Children {
+		kids = kids || k.Type == ElementNode || inText
+	}
+	if !kids {
+		b.WriteString(" />\n")
+		return
+	}
+	b.WriteString(">\n")
+	for _, k := range n.Children {
+		c.child(b, k, depth+1, inText)
+	}
+	b.WriteString(ind + "</" + n.Local + ">\n")
 }
 
 // Segments: a value is a list of literal strings with the prefix between
 // each two, so []string{"url(#", "a)"} is "url(#" + prefix + "a)".
 
-// segBuilder builds segments in linear time.
-type segBuilder struct {
-	done []string
-	cur  strings.Builder
-}
-
-func (b *segBuilder) add(s string) { b.cur.WriteString(s) }
-
-// prefix ends the current segment: the prefix goes here.
-func (b *segBuilder) prefix() {
-	b.done = append(b.done, b.cur.String())
-	b.cur.Reset()
-}
-
-// addSegs appends segments: the first continues the current one.
-func (b *segBuilder) addSegs(segs []string) {
-	for i, s := range segs {
-		if i > 0 {
-			b.prefix()
-		}
-		b.add(s)
-	}
-}
-
-func (b *segBuilder) segs() []string { return append(b.done, b.cur.String()) }
-
 // expr returns segs as a JS expression: a string literal, or a template
 // literal when the prefix appears.
 func (c *jsxConv) expr(segs []string) string {
 	if len(segs) == 1 {
-		return jsString(segs[0])
+		return JSString(segs[0])
 	}
 	c.usedPrefix = true
 	var b strings.Builder
@@ -570,60 +423,49 @@ func (c *jsxConv) idList(v string) []string {
 	return segs
 }
 
-// urlRefs prefixes the ids of url(#id) references.
+// urlRefs prefixes the ids of url(#id) references in a CSS value.
 func (c *jsxConv) urlRefs(v string) []string {
-	segs := []string{""}
-	last := 0
-	for _, m := range cssRefRE.FindAllStringSubmatchIndex(v, -1) {
-		hash := -1
-		for g := 1; g <= 3; g++ {
-			if m[2*g] >= 0 {
-				hash = m[2*g]
-			}
-		}
-		segs[len(segs)-1] += v[last : hash+1]
-		segs = append(segs, "")
-		last = hash + 1
+	if !strings.Contains(strings.ToLower(v), "url(") {
+		return []string{v}
 	}
-	segs[len(segs)-1] += v[last:]
-	return segs
+	return c.cssSegs(v, false)
+}
+
+// cssSegs prefixes the ids of CSS text (url(#id) references, and #id and,
+// in a stylesheet of a file with a <style>, .class selectors), through
+// rewriteCSS: a NUL, which no XML text can hold, marks where the prefix
+// goes.
+func (c *jsxConv) cssSegs(text string, sheet bool) []string {
+	mark := func(s string) (string, bool) { return "\x00" + s, true }
+	var class func(string) (string, bool)
+	if sheet && c.hasStyle {
+		class = mark
+	}
+	return strings.Split(rewriteCSS(text, sheet, mark, class), "\x00")
 }
 
 // styleObject converts a style attribute to a React style object literal,
 // or "" when it declares nothing. Later declarations of a property win, as
 // in CSS; !important is dropped (React cannot set it, and an inline style
-// already beats the file's own rules); invalid property names are dropped,
-// as browsers drop them.
+// already beats the file's own rules).
 func (c *jsxConv) styleObject(css string) string {
 	type decl struct{ key, value string }
 	var decls []decl
-	for _, d := range splitDecls(css) {
-		i := strings.IndexByte(d, ':')
-		if i < 0 {
-			continue
-		}
-		prop, value := strings.TrimSpace(d[:i]), strings.TrimSpace(importantR.ReplaceAllString(d[i+1:], ""))
-		if value == "" {
-			continue
-		}
-		var key string
-		switch {
-		case cssCustRE.MatchString(prop):
-			key = prop
-		case cssPropRE.MatchString(strings.ToLower(prop)):
-			key = styleKey(strings.ToLower(prop))
-		default:
-			continue
+	ds, _ := readDeclarations(css)
+	for _, d := range ds {
+		key := d.prop
+		if !strings.HasPrefix(key, "--") {
+			key = styleKey(key)
 		}
 		decls = slices.DeleteFunc(decls, func(x decl) bool { return x.key == key })
-		decls = append(decls, decl{key, value})
+		decls = append(decls, decl{key, cssText(d.value)})
 	}
 	if len(decls) == 0 {
 		return ""
 	}
 	parts := make([]string, len(decls))
 	for i, d := range decls {
-		parts[i] = jsString(d.key) + ": " + c.expr(c.urlRefs(d.value))
+		parts[i] = JSString(d.key) + ": " + c.expr(c.urlRefs(d.value))
 	}
 	// The cast lets custom and vendor properties through, which
 	// CSSProperties does not list.
@@ -661,187 +503,6 @@ func styleKey(prop string) string {
 
 // splitDecls splits a declaration list at the semicolons outside strings,
 // parentheses and comments, dropping the comments.
-func splitDecls(css string) []string {
-	var out []string
-	var cur strings.Builder
-	depth := 0
-	for i := 0; i < len(css); i++ {
-		ch := css[i]
-		switch {
-		case ch == '/' && i+1 < len(css) && css[i+1] == '*':
-			end := strings.Index(css[i+2:], "*/")
-			if end < 0 {
-				i = len(css)
-			} else {
-				i += end + 3
-			}
-			cur.WriteByte(' ')
-			continue
-		case ch == '"' || ch == '\'':
-			j := skipString(css, i)
-			cur.WriteString(css[i:j])
-			i = j - 1
-			continue
-		case ch == '(':
-			depth++
-		case ch == ')' && depth > 0:
-			depth--
-		case ch == ';' && depth == 0:
-			out = append(out, cur.String())
-			cur.Reset()
-			continue
-		}
-		cur.WriteByte(ch)
-	}
-	return append(out, cur.String())
-}
-
-// skipString returns the index just after the CSS string starting at i.
-func skipString(s string, i int) int {
-	q := s[i]
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case q, '\n':
-			return j + 1
-		}
-	}
-	return len(s)
-}
-
-// css prefixes the ids and classes of a stylesheet: #id and .class in
-// selectors, url(#id) in declarations. At-rule preludes and keyframe
-// selectors are left alone.
-func (c *jsxConv) css(css string) []string {
-	const (
-		rules = iota
-		decls
-		keyframes
-	)
-	var out segBuilder
-	emit := out.addSegs
-	stack := []int{rules}
-	start := 0 // start of the current prelude or declaration block
-	for i := 0; i < len(css); i++ {
-		ch := css[i]
-		switch {
-		case ch == '/' && i+1 < len(css) && css[i+1] == '*':
-			if end := strings.Index(css[i+2:], "*/"); end < 0 {
-				i = len(css) - 1
-			} else {
-				i += end + 3
-			}
-		case ch == '"' || ch == '\'':
-			i = skipString(css, i) - 1
-		case ch == '{' || ch == '}' || ch == ';' && stack[len(stack)-1] != decls:
-			chunk := css[start:i]
-			top := stack[len(stack)-1]
-			switch {
-			case top == decls:
-				emit(c.urlRefs(chunk))
-			case top == rules && ch == '{' && !strings.HasPrefix(cssPrelude(chunk), "@"):
-				emit(c.selectors(chunk))
-			default:
-				emit([]string{chunk})
-			}
-			emit([]string{string(ch)})
-			start = i + 1
-			switch ch {
-			case '{':
-				kind := decls
-				if top == rules {
-					if at := strings.ToLower(cssPrelude(chunk)); strings.HasPrefix(at, "@") {
-						name := strings.FieldsFunc(at[1:], func(r rune) bool { return r == ' ' || r == '(' || r == '\t' || r == '\n' })
-						switch {
-						case len(name) == 0:
-						case strings.HasSuffix(name[0], "keyframes"):
-							kind = keyframes
-						case name[0] == "media" || name[0] == "supports" || name[0] == "container" || name[0] == "layer" ||
-							name[0] == "document" || name[0] == "scope" || name[0] == "-moz-document":
-							kind = rules
-						}
-					}
-				}
-				stack = append(stack, kind)
-			case '}':
-				if len(stack) > 1 {
-					stack = stack[:len(stack)-1]
-				}
-			}
-		}
-	}
-	if top := stack[len(stack)-1]; top == decls {
-		emit(c.urlRefs(css[start:]))
-	} else {
-		emit([]string{css[start:]})
-	}
-	return out.segs()
-}
-
-// cssPrelude returns a rule's prelude without comments and outer space.
-func cssPrelude(s string) string {
-	for {
-		i := strings.Index(s, "/*")
-		if i < 0 {
-			return strings.TrimSpace(s)
-		}
-		end := strings.Index(s[i+2:], "*/")
-		if end < 0 {
-			return strings.TrimSpace(s[:i])
-		}
-		s = s[:i] + " " + s[i+2+end+2:]
-	}
-}
-
-// selectors prefixes the #id and .class names of a selector list, outside
-// strings and attribute selectors.
-func (c *jsxConv) selectors(sel string) []string {
-	var out segBuilder
-	for i := 0; i < len(sel); i++ {
-		ch := sel[i]
-		j := i + 1 // the end of what is copied as is
-		switch {
-		case ch == '/' && i+1 < len(sel) && sel[i+1] == '*':
-			j = len(sel)
-			if end := strings.Index(sel[i+2:], "*/"); end >= 0 {
-				j = i + end + 4
-			}
-		case ch == '"' || ch == '\'':
-			j = skipString(sel, i)
-		case ch == '[':
-			for j = i; j < len(sel) && sel[j] != ']'; {
-				if sel[j] == '"' || sel[j] == '\'' {
-					j = skipString(sel, j)
-					continue
-				}
-				j++
-			}
-			j = min(j+1, len(sel))
-		case (ch == '#' || ch == '.') && i+1 < len(sel) && identStart(sel[i+1]):
-			out.add(string(ch))
-			out.prefix()
-			continue
-		}
-		out.add(sel[i:j])
-		i = j - 1
-	}
-	return out.segs()
-}
-
-func identStart(b byte) bool {
-	return b == '_' || b == '-' || b == '\\' || b >= 0x80 || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-}
-
-// jsString returns s as a JS string literal.
-func jsString(s string) string {
-	b, err := marshal(s)
-	if err != nil { // a string always marshals
-		panic(err)
-	}
-	return string(b)
-}
-
 // templateEscape escapes s for the inside of a JS template literal.
 func templateEscape(s string) string {
 	var b strings.Builder
@@ -865,4 +526,14 @@ func templateEscape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// JSString returns s as a JS string literal: JSON, whose strings are JS
+// string literals, without the HTML escaping encoding/json adds.
+func JSString(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(buf.String(), "\n")
 }

@@ -1,6 +1,7 @@
-package generator
+package svg
 
 import (
+	"logoindex/generator/problem"
 	"strings"
 	"testing"
 
@@ -22,17 +23,23 @@ func TestCheckSVGGood(t *testing.T) {
 		{"xml declaration and comment", `<?xml version="1.0" encoding="UTF-8"?><!-- made by hand -->` + svgDoc(`<path d="M0 0"/>`), false},
 		{"BOM", "\xef\xbb\xbf" + svgDoc(`<path d="M0 0"/>`), false},
 		{"local gradient", svgDoc(`<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient></defs><path fill="url(#g)" d="M0 0"/><use href="#g"/>`), false},
-		{"xlink local", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1"><use xlink:href="#a"/></svg>`, false},
-		{"style element with local url", svgDoc(`<style>.a{fill:url(#g)}</style><path class="a" d="M0 0"/>`), false},
+		{"xlink local", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1"><path id="a" d="M0 0"/><use xlink:href="#a"/></svg>`, false},
+		{"style element with local url", svgDoc(`<style>.a{fill:url(#g)}</style><linearGradient id="g"/><path class="a" d="M0 0"/>`), false},
 		{"editor namespaces", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" viewBox="0,0,10,10"><sodipodi:namedview id="n"/><path d="M0 0"/></svg>`, false},
 		{"mono currentColor on root", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0"/><path fill="none" stroke="currentColor" d="M1 1"/></svg>`, true},
 		{"mono currentColor in style", svgDoc(`<path style="fill:currentcolor;stroke:none" d="M0 0"/>`), true},
-		{"mono with style element", svgDoc(`<style>path{fill:currentColor}</style><path d="M0 0"/>`), true},
+		{"mono with style element", svgDoc(`<style>.a{fill:currentColor}</style><path class="a" d="M0 0"/>`), true},
+		{"mono through use, symbol and a gradient", svgDoc(`<defs><linearGradient id="g"><stop stop-color="currentColor"/></linearGradient></defs>`+
+			`<symbol id="s"><path fill="url(#g)" d="M0 0"/></symbol><use href="#s"/><use href="#s" fill="currentColor"/>`), true},
+		{"mono filter flooding currentColor", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><filter id="f"><feFlood flood-color="currentColor"/></filter><path filter="url(#f)" d="M0 0"/></svg>`, true},
+		{"editor metadata", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" viewBox="0 0 1 1" inkscape:version="1"><metadata><rdf:RDF/></metadata><path inkscape:label="x" d="M0 0"/></svg>`, false},
+		{"media query for dark mode", svgDoc(`<style>.a{fill:#000}@media (prefers-color-scheme: dark){.a{fill:#fff}}</style><path class="a" d="M0 0"/>`), false},
+		{"vendor-prefixed property", svgDoc(`<path style="-webkit-filter:none;-inkscape-stroke:none" d="M0 0"/>`), false},
 		{"mono transparent", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><rect fill="transparent" width="1" height="1"/></svg>`, true},
 		{"fractional viewBox", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 24.25 1e1"><path d="M0 0"/></svg>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, probs := CheckSVG("x.svg", []byte(tc.in), SVGRules{Mono: tc.mono})
+			_, probs := checkBytes("x.svg", []byte(tc.in), Rules{Mono: tc.mono})
 			if len(probs) > 0 {
 				t.Errorf("unexpected problems:\n%s", probs.Error())
 			}
@@ -60,7 +67,7 @@ func TestCheckSVGRules(t *testing.T) {
 		{"unclosed", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><g>`, false,
 			[]string{"x.svg:1:62: is not well-formed XML: the file ends before <g> (line 1) is closed"}},
 		{"unknown entity", svgDoc(`<title>&nbsp;</title>`), false,
-			[]string{"x.svg:1:74: is not well-formed XML: invalid character entity &nbsp; (only &amp; &lt; &gt; &quot; &apos; and numeric references exist without a DOCTYPE)"}},
+			[]string{"x.svg:1:68: is not well-formed XML: invalid character entity &nbsp; (only &amp; &lt; &gt; &quot; &apos; and numeric references exist without a DOCTYPE)"}},
 		{"doctype", `<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">` + svgDoc(""), false,
 			[]string{"x.svg:1:1: DOCTYPE and entity declarations are not allowed; delete the <!DOCTYPE ...> line"}},
 		{"billion laughs", `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">&lol2;</svg>`, false,
@@ -84,17 +91,17 @@ func TestCheckSVGRules(t *testing.T) {
 		{"viewBox zero width", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0 24"/>`, false,
 			[]string{`x.svg:1:1: viewBox="0 0 0 24" must have a positive width and height`}},
 		{"viewBox not numbers", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 a 24"/>`, false,
-			[]string{`x.svg:1:1: viewBox="0 0 a 24" has "a", which is not a number`}},
+			[]string{`x.svg:1:1: viewBox="0 0 a 24" has "a", which is not a number within ±1e9`}},
 		{"script", svgDoc(`<script>alert(1)</script>`), false,
 			[]string{"x.svg:1:61: <script> is not allowed: it can run script; remove it"}},
 		{"SCRIPT upper case", svgDoc(`<SCRIPT>alert(1)</SCRIPT>`), false,
 			[]string{"x.svg:1:61: <SCRIPT> is not allowed: it can run script; remove it"}},
 		{"html script in another namespace", svgDoc(`<h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script>`), false,
-			[]string{"x.svg:1:61: <h:script> is not allowed: it can run script; remove it"}},
+			[]string{"x.svg:1:61: HTML element <h:script> is not allowed in an SVG logo; remove it"}},
 		{"html element", svgDoc(`<h:div xmlns:h="http://www.w3.org/1999/xhtml"/>`), false,
 			[]string{"x.svg:1:61: HTML element <h:div> is not allowed in an SVG logo; remove it"}},
 		{"foreignObject", svgDoc(`<foreignObject><div/></foreignObject>`), false,
-			[]string{"x.svg:1:61: <foreignObject> is not allowed: it can embed HTML; remove it"}},
+			[]string{"x.svg:1:61: <foreignObject> is not allowed: it embeds HTML; remove it"}},
 		{"image", svgDoc(`<image href="#a"/>`), false,
 			[]string{"x.svg:1:61: <image> is not allowed: it embeds a raster or external image; remove it"}},
 		{"iframe object embed audio video", svgDoc(`<iframe/><object/><embed/><audio/><video/>`), false,
@@ -113,75 +120,73 @@ func TestCheckSVGRules(t *testing.T) {
 				"x.svg:1:93: <animateTransform> is not allowed: it animates the logo; remove it",
 			}},
 		{"onload", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" onload="alert(1)"/>`, false,
-			[]string{"x.svg:1:1: event handler attribute onload is not allowed on <svg>; remove it"}},
+			[]string{"x.svg:1:59: event handler attribute onload is not allowed on <svg>; remove it"}},
 		{"OnClick mixed case", svgDoc(`<path OnClick="x()" d="M0 0"/>`), false,
-			[]string{"x.svg:1:61: event handler attribute OnClick is not allowed on <path>; remove it"}},
+			[]string{"x.svg:1:67: event handler attribute OnClick is not allowed on <path>; remove it"}},
 		{"external href", svgDoc(`<use href="https://evil.example/a.svg#x"/>`), false,
-			[]string{"x.svg:1:61: href=\"https://evil.example/a.svg#x\" on <use> points outside the document; only local references like \"#id\" are allowed"}},
+			[]string{"x.svg:1:66: href=\"https://evil.example/a.svg#x\" on <use> points outside the document; only local references like \"#id\" are allowed"}},
 		{"external xlink:href", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1"><a xlink:href="https://x.example"/></svg>`, false,
-			[]string{"x.svg:1:102: xlink:href=\"https://x.example\" on <a> points outside the document; only local references like \"#id\" are allowed"}},
+			[]string{"x.svg:1:102: <a> is not allowed: it makes the logo a link; remove it"}},
+		{"external xlink:href on use", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1"><use xlink:href="https://x.example"/></svg>`, false,
+			[]string{"x.svg:1:107: xlink:href=\"https://x.example\" on <use> points outside the document; only local references like \"#id\" are allowed"}},
 		{"javascript href", svgDoc(`<a href="javascript:alert(1)"/>`), false,
-			[]string{"x.svg:1:61: href=\"javascript:alert(1)\" on <a> points outside the document; only local references like \"#id\" are allowed"}},
+			[]string{"x.svg:1:61: <a> is not allowed: it makes the logo a link; remove it"}},
+		{"javascript href on use", svgDoc(`<use href="javascript:alert(1)"/>`), false,
+			[]string{"x.svg:1:66: attribute href on <use> contains javascript:; remove it"}},
 		{"JaVaScRiPt with tab entity in another attribute", svgDoc(`<path d="M0 0" data-x="JaVa&#x09;ScRiPt:alert(1)"/>`), false,
-			[]string{"x.svg:1:61: attribute data-x on <path> contains javascript:; remove it"}},
-		{"javascript in text", svgDoc(`<text>javascript:alert(1)</text>`), false,
-			[]string{"x.svg:1:67: text contains javascript:; remove it"}},
+			[]string{"x.svg:1:76: attribute data-x on <path> contains javascript:; remove it"}},
 		{"external url in fill attribute", svgDoc(`<path fill="url(https://evil.example/p.svg#g)" d="M0 0"/>`), false,
-			[]string{"x.svg:1:61: attribute fill has url(https://evil.example/p.svg#g), which points outside the document; only local references like url(#gradient) are allowed"}},
+			[]string{"x.svg:1:73: attribute fill has url(https://evil.example/p.svg#g), which points outside the document; only local references like url(#gradient) are allowed"}},
 		{"external url in style attribute", svgDoc(`<path style="fill:url('//evil.example/p.svg#g')" d="M0 0"/>`), false,
-			[]string{"x.svg:1:61: style attribute has url(//evil.example/p.svg#g), which points outside the document; only local references like url(#gradient) are allowed"}},
-		{"external url in style element", svgDoc(`<style>path{fill:url("https://evil.example/g")}</style>`), false,
-			[]string{"x.svg:1:68: <style> has url(https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
-		{"escaped url in style element", svgDoc(`<style>path{background:u\72l(https://evil.example/g)}</style>`), false,
-			[]string{"x.svg:1:68: <style> has url(https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
-		{"url split by comment", svgDoc(`<style>path{fill:url(/**/https://evil.example/g)}</style>`), false,
-			[]string{"x.svg:1:68: <style> has url(https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
+			[]string{"x.svg:1:79: style attribute has url(//evil.example/p.svg#g), which points outside the document; only local references like url(#gradient) are allowed"}},
+		{"external url in style element", svgDoc(`<style>.p{fill:url("https://evil.example/g")}</style>`), false,
+			[]string{"x.svg:1:76: <style> has url(https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
+		{"escaped url in style element", svgDoc(`<style>.p{fill:u\72l(https://evil.example/g)}</style>`), false,
+			[]string{`x.svg:1:76: <style>: CSS escapes (\) are not allowed; write the characters themselves`}},
+		{"url with a comment inside", svgDoc(`<style>.p{fill:url(/**/https://evil.example/g)}</style>`), false,
+			[]string{"x.svg:1:76: <style> has url(/**/https://evil.example/g), which points outside the document; only local references like url(#gradient) are allowed"}},
 		{"import in style element", svgDoc(`<style>@import "https://evil.example/x.css";</style>`), false,
-			[]string{"x.svg:1:68: <style> uses @import: @import loads another stylesheet; remove it"}},
+			[]string{"x.svg:1:68: <style>: @import is not allowed in a logo's CSS: it loads another stylesheet; only @media is"}},
 		{"IMPORT in CDATA", svgDoc(`<style><![CDATA[@IMPORT url(x.css);]]></style>`), false,
-			[]string{
-				"x.svg:1:68: <style> has url(x.css), which points outside the document; only local references like url(#gradient) are allowed",
-				"x.svg:1:68: <style> uses @import: @import loads another stylesheet; remove it",
-			}},
-		{"javascript url in style", svgDoc(`<style>a{background:url(javascript:alert(1))}</style>`), false,
-			[]string{
-				"x.svg:1:68: <style> contains javascript:; remove it",
-				"x.svg:1:68: <style> has url(javascript:alert(1), which points outside the document; only local references like url(#gradient) are allowed",
-			}},
-		{"image-set in style attribute", svgDoc(`<path style="fill:red;background:image-set('a.png' 1x)" d="M0 0"/>`), false,
-			[]string{"x.svg:1:61: style attribute uses image-set: image-set() loads images; remove it"}},
-		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxSVGDepth+5) + strings.Repeat("</g>", MaxSVGDepth+5)), false,
+			[]string{"x.svg:1:77: <style>: @IMPORT is not allowed in a logo's CSS: it loads another stylesheet; only @media is"}},
+		{"javascript url in style", svgDoc(`<style>.a{fill:url(javascript:alert(1))}</style>`), false,
+			[]string{"x.svg:1:76: <style>: url( cannot be read: write it as url(#id)"}},
+		{"image-set in style attribute", svgDoc(`<path style="fill:red;mask:image-set('a.png' 1x)" d="M0 0"/>`), false,
+			[]string{"x.svg:1:88: style attribute uses image-set(): only colour, arithmetic, transform and filter functions are allowed; remove it"}},
+		{"background in style attribute", svgDoc(`<path style="background:red" d="M0 0"/>`), false,
+			[]string{"x.svg:1:74: style attribute: the CSS property background is not one a logo may use (see the allowlist in the README's Security section); remove it"}},
+		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxDepth+5) + strings.Repeat("</g>", MaxDepth+5)), false,
 			[]string{"x.svg:1:358: elements are nested more than 100 levels deep; flatten the groups"}},
-		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxSVGElements+1)), false,
+		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxElements+1)), false,
 			[]string{"x.svg:1:80057: has more than 20000 elements; simplify the artwork"}},
 		{"two roots", svgDoc("") + svgDoc(""), false,
 			[]string{"x.svg:1:67: a second root element <svg>; an SVG file holds one <svg> element"}},
 		{"text outside root", svgDoc("") + "hello", false,
 			[]string{"x.svg:1:67: text outside the <svg> element; remove it"}},
 		{"duplicate attribute", svgDoc(`<path d="M0 0" d="M1 1"/>`), false,
-			[]string{"x.svg:1:61: attribute d appears twice on <path>; keep one"}},
+			[]string{"x.svg:1:76: is not well-formed XML: attribute d appears twice on <path>; keep one"}},
 		{"undeclared prefix", svgDoc(`<x:thing/>`), false,
-			[]string{"x.svg:1:61: element <x:thing> uses the undeclared namespace prefix \"x\""}},
+			[]string{"x.svg:1:61: element <x:thing> uses the undeclared namespace prefix \"x\"; declare it or remove the element"}},
 		{"xml:space preserve with runs", svgDoc(`<text xml:space="preserve">a  b</text>`), false,
 			[]string{"x.svg:1:88: text under xml:space=\"preserve\" has spaces that the optimiser would collapse; convert the text to paths or remove the extra spaces"}},
 		{"mono with brand colour", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="#181717"><path d="M0 0"/></svg>`, true,
-			[]string{"x.svg:1:1: icon-mono paints fill: #181717; every paint must be currentColor, none or transparent"}},
+			[]string{"x.svg:1:59: icon-mono paints fill: #181717; every paint must be currentColor, none or transparent"}},
 		{"mono stroke in style", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><path style="stroke:red" d="M0 0"/></svg>`, true,
-			[]string{"x.svg:1:79: icon-mono paints stroke: red; every paint must be currentColor, none or transparent"}},
-		{"mono stop-color in style element", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><style>stop{stop-color:#fff}</style></svg>`, true,
-			[]string{"x.svg:1:86: icon-mono paints stop-color: #fff in <style>; every paint must be currentColor, none or transparent"}},
+			[]string{"x.svg:1:92: icon-mono paints stroke: red; every paint must be currentColor, none or transparent"}},
+		{"mono stop-color in style element", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><style>.s{stop-color:#fff}</style></svg>`, true,
+			[]string{"x.svg:1:89: icon-mono paints stop-color: #fff in <style>; every paint must be currentColor, none or transparent"}},
 		{"mono flood and lighting colour", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><feFlood flood-color="red"/><feDiffuseLighting lighting-color="blue"/></svg>`, true,
 			[]string{
-				"x.svg:1:79: icon-mono paints flood-color: red; every paint must be currentColor, none or transparent",
-				"x.svg:1:107: icon-mono paints lighting-color: blue; every paint must be currentColor, none or transparent",
+				"x.svg:1:88: icon-mono paints flood-color: red; every paint must be currentColor, none or transparent",
+				"x.svg:1:126: icon-mono paints lighting-color: blue; every paint must be currentColor, none or transparent",
 			}},
-		{"mono gradient fill", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><path fill="url(#g)" d="M0 0"/></svg>`, true,
-			[]string{"x.svg:1:59: icon-mono paints fill: url(#g); every paint must be currentColor, none or transparent"}},
+		{"mono gradient fill", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><linearGradient id="g"><stop stop-color="#fff"/></linearGradient><path fill="url(#g)" d="M0 0"/></svg>`, true,
+			[]string{"x.svg:1:88: icon-mono paints stop-color: #fff; every paint must be currentColor, none or transparent"}},
 		{"mono default black", svgDoc(`<g><path d="M0 0"/><path d="M1 1"/></g>`), true,
 			[]string{"x.svg:1:64: <path> has no fill, so it paints black; set fill=\"currentColor\" on the root <svg>"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, probs := CheckSVG("x.svg", []byte(tc.in), SVGRules{Mono: tc.mono})
+			_, probs := checkBytes("x.svg", []byte(tc.in), Rules{Mono: tc.mono})
 			probs.Sort()
 			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
 				t.Errorf("problems mismatch (-want +got):\n%s", diff)
@@ -191,26 +196,54 @@ func TestCheckSVGRules(t *testing.T) {
 }
 
 func TestCheckSVGInfo(t *testing.T) {
-	src := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 12"><title>T</title><style>.a{stroke:#ff0000}</style><mask id="m"><rect fill="#fff"/></mask><path d="M0 0"/><path stroke="rgb(0,0,255)" fill="lime"/></svg>`
-	info, probs := CheckSVG("x.svg", []byte(src), SVGRules{})
+	// What is drawn counts, where it is drawn: the rule .a paints the first
+	// path's stroke; the mask's white is not painted; the second path
+	// paints its stroke and fill; the third sets no fill and paints black;
+	// <use> draws the symbol's path again, in the colour <use> passes down.
+	src := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 12"><title>T</title>` +
+		`<style>.a{stroke:#ff0000}</style><mask id="m"><rect fill="#fff"/></mask>` +
+		`<path class="a" fill="none" d="M0 0"/><path stroke="rgb(0,0,255)" fill="lime" d="M0 0"/><path d="M0 0"/>` +
+		`<symbol id="s"><path d="M1 1"/></symbol><use href="#s" fill="navy"/></svg>`
+	info, probs := checkBytes("x.svg", []byte(src), Rules{})
 	if len(probs) > 0 {
 		t.Fatalf("unexpected problems:\n%s", probs.Error())
 	}
-	want := &SVGInfo{
+	want := &Info{
 		ViewBox:  [4]float64{0, 0, 24, 12},
 		HasTitle: true,
-		RootEnd:  60,
 		Paints: []PaintUse{
-			{Value: "#ff0000", Colour: RGB{255, 0, 0}, Pos: Pos{Line: 1, Col: 84}},
-			{Value: "(default black)", Colour: RGB{}, Pos: Pos{Line: 1, Col: 149}},
-			{Value: "rgb(0,0,255)", Colour: RGB{0, 0, 255}, Pos: Pos{Line: 1, Col: 165}},
-			{Value: "lime", Colour: RGB{0, 255, 0}, Pos: Pos{Line: 1, Col: 165}},
+			{Value: "#ff0000", Colour: RGB{255, 0, 0}, Pos: problem.Pos{Line: 1, Col: 87}},
+			{Value: "lime", Colour: RGB{0, 255, 0}, Pos: problem.Pos{Line: 1, Col: 215}},
+			{Value: "rgb(0,0,255)", Colour: RGB{0, 0, 255}, Pos: problem.Pos{Line: 1, Col: 193}},
+			{Value: "(default black)", Colour: RGB{}, Pos: problem.Pos{Line: 1, Col: 237}},
+			{Value: "navy", Colour: RGB{0, 0, 128}, Pos: problem.Pos{Line: 1, Col: 308}},
 		},
+		Expansion: 7,
 	}
 	if diff := cmp.Diff(want, info); diff != "" {
-		t.Errorf("SVGInfo mismatch (-want +got):\n%s", diff)
+		t.Errorf("Info mismatch (-want +got):\n%s", diff)
 	}
-	if got := src[:info.RootEnd]; !strings.HasSuffix(got, `viewBox="0 0 24 12">`) {
-		t.Errorf("RootEnd does not end the root start tag: %q", got)
+	// Each position is the declaration that paints, or the shape.
+	for i, at := range []string{"stroke:#ff0000", `fill="lime"`, `stroke="rgb(`, `<path d="M0 0"/><symbol`, `fill="navy"`} {
+		if p := want.Paints[i].Pos; !strings.HasPrefix(src[p.Col-1:], at) {
+			t.Errorf("%s is at %q, want %q", want.Paints[i].Value, src[p.Col-1:min(len(src), p.Col+15)], at)
+		}
 	}
+}
+
+func problemStrings(l problem.List) []string {
+	var out []string
+	for _, p := range l {
+		out = append(out, p.Error())
+	}
+	return out
+}
+
+// checkBytes parses and checks data as the pipeline does.
+func checkBytes(path string, data []byte, rules Rules) (*Info, problem.List) {
+	d, probs := Parse(path, data)
+	if d == nil {
+		return nil, probs
+	}
+	return Check(d, rules)
 }

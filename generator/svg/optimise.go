@@ -1,0 +1,437 @@
+package svg
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/tdewolff/minify/v2"
+	mincss "github.com/tdewolff/minify/v2/css"
+	minsvg "github.com/tdewolff/minify/v2/svg"
+	"github.com/tdewolff/parse/v2/css"
+
+	"logoindex/generator/problem"
+)
+
+// Options configures Optimise. The zero value optimises with no title, no
+// id prefix and the rules of a colour variant.
+type Options struct {
+	// Rules are the checks the result must pass again, as its source did.
+	Rules Rules
+	// Title, when not empty and the source has no <title>, is added as the
+	// root's first child, so that every file has an accessible name.
+	Title string
+	// IDPrefix, when not empty, starts every id of the result and every
+	// class its own <style> selects, so that files inlined in one page do
+	// not paint with each other's gradients and clip paths. It must be
+	// letters, digits, "-" and "_", starting with a letter or "_".
+	IDPrefix string
+}
+
+// Result is an optimised file.
+type Result struct {
+	Data []byte
+	// Doc is Data parsed, as the safety re-check read it: what ToJSX
+	// converts, so that no step reads the file again.
+	Doc  *Document
+	Info *Info
+	// Minified is false for a file the minifier would have changed the
+	// drawn text of (it trims spaces at element boundaries, so
+	// "Acme <tspan>Co." would draw AcmeCo.): it is published from the
+	// checked tree without the minifier.
+	Minified bool
+}
+
+// minifier is tdewolff's, shared by every goroutine (it is safe for
+// concurrent use). It keeps every digit (precision 0): rounding by
+// significant digits is where minifiers visibly break logos; roundPrecision
+// does the rounding instead.
+var minifier = func() *minify.M {
+	m := minify.New()
+	m.Add("image/svg+xml", &minsvg.Minifier{})
+	m.Add("text/css", &mincss.Minifier{})
+	return m
+}()
+
+// Optimise parses, checks and optimises one SVG file, for callers with no
+// pipeline around them (bench/). A file that fails the checks is an error
+// listing its problems.
+func Optimise(src []byte, opts Options) ([]byte, error) {
+	d, probs := Parse("", src)
+	if d == nil {
+		return nil, probs
+	}
+	info, probs := Check(d, opts.Rules)
+	if err := probs.Err(); err != nil {
+		return nil, err
+	}
+	r, err := OptimiseDocument(d, info, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.Data, nil
+}
+
+// OptimiseDocument optimises a document Check accepted (info is what it
+// returned): editor metadata and comments dropped, minified by tdewolff's
+// SVG and CSS minifiers, numbers rounded as far as cannot be seen
+// (round.go), ids shortened and prefixed. The result is parsed and checked
+// again with opts.Rules and must draw the same text; an error here is a
+// bug of the optimiser, never of the input.
+func OptimiseDocument(d *Document, info *Info, opts Options) (*Result, error) {
+	clean := cleanXML(d, info, opts.Title)
+	var min bytes.Buffer
+	min.Grow(len(clean))
+	if err := minifier.Minify("image/svg+xml", &min, bytes.NewReader(clean)); err != nil {
+		return nil, fmt.Errorf("the minifier failed: %w", err)
+	}
+	r, err := finish(d, min.Bytes(), info, opts)
+	if err != nil {
+		return nil, err
+	}
+	if drawnText(r.Doc.Root) == drawnText(d.Root) {
+		r.Minified = true
+		return r, nil
+	}
+	return finish(d, clean, info, opts)
+}
+
+// finish parses what the minifier wrote (or the clean source), rounds and
+// renames on that tree, writes it and parses and checks the result.
+func finish(src *Document, data []byte, info *Info, opts Options) (*Result, error) {
+	d, probs := Parse(src.Path, data)
+	if d == nil {
+		return nil, fmt.Errorf("the optimised file is not well-formed (%s)", firstMessage(probs))
+	}
+	roundPrecision(d.Root, info.ViewBox)
+	renameIDs(d, opts.IDPrefix)
+	out := d.Bytes()
+	final, probs := Parse(src.Path, out)
+	if final == nil {
+		return nil, fmt.Errorf("the optimised file is not well-formed (%s)", firstMessage(probs))
+	}
+	finalInfo, probs := Check(final, opts.Rules)
+	if err := probs.Errors(); len(err) > 0 {
+		return nil, fmt.Errorf("the optimised file fails the checks (%s)", firstMessage(err))
+	}
+	return &Result{Data: out, Doc: final, Info: finalInfo}, nil
+}
+
+func firstMessage(l problem.List) string {
+	if len(l) == 0 {
+		return "no message"
+	}
+	p := l[0]
+	return fmt.Sprintf("%d:%d: %s", p.Line, p.Col, p.Msg)
+}
+
+// cleanXML writes the document as the minifier is to read it: the tree
+// Check checked, never the bytes it came from, without editor metadata,
+// and with a <title> when the source has none.
+func cleanXML(d *Document, info *Info, title string) []byte {
+	var b bytes.Buffer
+	b.Grow(len(d.Src) + len(title) + 16)
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n.Type == TextNode {
+			// White space between elements draws nothing, but in text.
+			if keepsSpace[n.Parent.Local] || strings.TrimSpace(n.Text) != "" {
+				escapeText(&b, n.Text)
+			}
+			return
+		}
+		if editorNamespaces[n.Space] || n.IsSVG("metadata") {
+			return
+		}
+		b.WriteByte('<')
+		b.WriteString(n.Name())
+		for i := range n.Attrs {
+			a := &n.Attrs[i]
+			if editorNamespaces[a.Space] || a.Space == NSXMLNS && editorNamespaces[a.Value] {
+				continue
+			}
+			b.WriteByte(' ')
+			b.WriteString(a.Name())
+			b.WriteByte('=')
+			escapeAttr(&b, a.Value)
+		}
+		addTitle := n == d.Root && !info.HasTitle && title != ""
+		if len(n.Children) == 0 && !addTitle {
+			b.WriteString("/>")
+			return
+		}
+		b.WriteByte('>')
+		if addTitle {
+			b.WriteString("<title>")
+			escapeText(&b, title)
+			b.WriteString("</title>")
+		}
+		for _, k := range n.Children {
+			walk(k)
+		}
+		b.WriteString("</")
+		b.WriteString(n.Name())
+		b.WriteByte('>')
+	}
+	walk(d.Root)
+	return b.Bytes()
+}
+
+// keepsSpace are the elements whose white space is text.
+var keepsSpace = toSet("text tspan textPath title desc style")
+
+// drawnText returns the text a document draws, white space collapsed as
+// SVG collapses it by default: what the optimiser must not change.
+func drawnText(root *Node) string {
+	var b strings.Builder
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n.Type == TextNode {
+			b.WriteString(n.Text)
+			return
+		}
+		switch n.Local {
+		case "style", "title", "desc", "metadata":
+			return
+		}
+		for _, k := range n.Children {
+			walk(k)
+		}
+	}
+	walk(root)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// idListAttrs hold space-separated lists of ids.
+var idListAttrs = toSet("aria-labelledby aria-describedby aria-controls aria-owns aria-flowto aria-details aria-errormessage aria-activedescendant")
+
+// renameIDs gives every id that something in the document refers to a
+// short name in document order (a, b, ... z, A ... Z, aa ...), after
+// prefix, and rewrites every reference to it: href, url() in attributes
+// and CSS, #id selectors and aria id lists. Ids nothing refers to are
+// removed. With a prefix, the classes the document's own <style> selects
+// are prefixed too, in the class attributes and the selectors.
+func renameIDs(d *Document, prefix string) {
+	refs := map[string]bool{}
+	classes := map[string]bool{}
+	styled := false
+	walkElements(d.Root, func(n *Node) {
+		for _, a := range n.Attrs {
+			switch {
+			case a.Local == "href" && (a.Space == "" || a.Space == NSXLink):
+				if v := strings.TrimSpace(a.Value); strings.HasPrefix(v, "#") {
+					refs[v[1:]] = true
+				}
+			case a.Space == "" && idListAttrs[a.Local]:
+				for _, id := range strings.Fields(a.Value) {
+					refs[id] = true
+				}
+			case a.Space == "" && strings.Contains(a.Value, "url("):
+				for _, id := range urlRefs(a.Value) {
+					refs[id] = true
+				}
+			}
+		}
+		if n.IsSVG("style") {
+			styled = true
+			for _, k := range n.Children {
+				rules, _ := readStylesheet(k.Text)
+				for _, r := range rules {
+					for _, s := range r.selectors {
+						for _, cp := range s.compounds {
+							for _, id := range cp.ids {
+								refs[id.name] = true
+							}
+							for _, c := range cp.classes {
+								classes[c.name] = true
+							}
+						}
+					}
+				}
+				for _, id := range urlRefs(k.Text) {
+					refs[id] = true
+				}
+			}
+		}
+	})
+	// An href that leads nowhere, or that its element does not use, draws
+	// nothing: it goes, and a <use> with it (inline in a page, the id
+	// could be one of the page's).
+	exists := map[string]bool{}
+	walkElements(d.Root, func(n *Node) {
+		if id, ok := n.Attr("id"); ok {
+			exists[id] = true
+		}
+	})
+	var dropped []*Node
+	walkElements(d.Root, func(n *Node) {
+		for i := 0; i < len(n.Attrs); i++ {
+			a := n.Attrs[i]
+			if a.Local != "href" || a.Space != "" && a.Space != NSXLink {
+				continue
+			}
+			_, uses := refTargets[n.Local]
+			if v := strings.TrimSpace(a.Value); uses && strings.HasPrefix(v, "#") && exists[v[1:]] {
+				continue
+			}
+			if n.Local == "use" {
+				dropped = append(dropped, n)
+			}
+			n.RemoveAttr(i)
+			i--
+		}
+	})
+	for _, n := range dropped {
+		p := n.Parent
+		for i, k := range p.Children {
+			if k == n {
+				p.Children = append(p.Children[:i], p.Children[i+1:]...)
+				p.dirty = true
+				break
+			}
+		}
+	}
+	ids := map[string]string{}
+	walkElements(d.Root, func(n *Node) {
+		for i := 0; i < len(n.Attrs); i++ {
+			if a := &n.Attrs[i]; a.Space == "" && a.Local == "id" {
+				if !refs[a.Value] {
+					n.RemoveAttr(i)
+					i--
+					continue
+				}
+				if _, dup := ids[a.Value]; !dup {
+					ids[a.Value] = prefix + shortName(len(ids))
+				}
+				n.SetAttr(i, ids[a.Value])
+			}
+		}
+	})
+	if prefix == "" {
+		classes = nil
+	}
+	if len(ids) == 0 && len(classes) == 0 {
+		return
+	}
+	rename := func(m map[string]string) func(string) (string, bool) {
+		return func(s string) (string, bool) { v, ok := m[s]; return v, ok }
+	}
+	idOf := rename(ids)
+	classOf := func(s string) (string, bool) {
+		if classes[s] {
+			return prefix + s, true
+		}
+		return "", false
+	}
+	walkElements(d.Root, func(n *Node) {
+		for i := range n.Attrs {
+			a := n.Attrs[i]
+			switch {
+			case a.Local == "href" && (a.Space == "" || a.Space == NSXLink):
+				if v := strings.TrimSpace(a.Value); strings.HasPrefix(v, "#") {
+					if nv, ok := ids[v[1:]]; ok {
+						n.SetAttr(i, "#"+nv)
+					}
+				}
+			case a.Space != "":
+			case idListAttrs[a.Local]:
+				f := strings.Fields(a.Value)
+				for k, id := range f {
+					if nv, ok := ids[id]; ok {
+						f[k] = nv
+					}
+				}
+				n.SetAttr(i, strings.Join(f, " "))
+			case a.Local == "class" && styled && prefix != "":
+				f := strings.Fields(a.Value)
+				for k, c := range f {
+					if nv, ok := classOf(c); ok {
+						f[k] = nv
+					}
+				}
+				n.SetAttr(i, strings.Join(f, " "))
+			case strings.Contains(a.Value, "url("):
+				n.SetAttr(i, rewriteCSS(a.Value, false, idOf, nil))
+			}
+		}
+		if n.IsSVG("style") {
+			for _, k := range n.Children {
+				if k.Type == TextNode {
+					k.Text = rewriteCSS(k.Text, true, idOf, classOf)
+				}
+			}
+		}
+	})
+}
+
+// shortName returns the i-th short id: a ... z, A ... Z, aa, ab ...
+func shortName(i int) string {
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	var b []byte
+	for {
+		b = append(b, letters[i%len(letters)])
+		i = i/len(letters) - 1
+		if i < 0 {
+			break
+		}
+	}
+	for l, r := 0, len(b)-1; l < r; l, r = l+1, r-1 {
+		b[l], b[r] = b[r], b[l]
+	}
+	return string(b)
+}
+
+// rewriteCSS renames the ids of url(#id) references in CSS text and, in a
+// stylesheet, the #id and .class names of its selectors. Everything else
+// is written back as read, but for comments, which are dropped.
+func rewriteCSS(text string, sheet bool, id, class func(string) (string, bool)) string {
+	toks, _ := lexCSS(text)
+	var b strings.Builder
+	depth := 0 // braces open: selectors are read where depth is 0, or 1 inside @media
+	inMedia := false
+	var write func(toks []cssToken)
+	write = func(toks []cssToken) {
+		for i := 0; i < len(toks); i++ {
+			t := toks[i]
+			selector := sheet && (depth == 0 || inMedia && depth == 1)
+			switch {
+			case t.tt == css.URLToken:
+				// Only the id changes: quotes and spaces stay as written.
+				if ref := urlTarget(t); strings.HasPrefix(ref, "#") {
+					if nv, ok := id(ref[1:]); ok {
+						i := strings.Index(t.data, ref)
+						b.WriteString(t.data[:i+1] + nv + t.data[i+len(ref):])
+						continue
+					}
+				}
+			case selector && t.tt == css.HashToken:
+				if nv, ok := id(t.data[1:]); ok {
+					b.WriteString("#" + nv)
+					continue
+				}
+			case selector && class != nil && t.tt == css.DelimToken && t.data == "." && i+1 < len(toks) && toks[i+1].tt == css.IdentToken:
+				if nv, ok := class(toks[i+1].data); ok {
+					b.WriteString("." + nv)
+					i++
+					continue
+				}
+			case t.tt == css.AtKeywordToken && depth == 0:
+				inMedia = strings.EqualFold(t.data, "@media")
+			case t.tt == css.LeftBraceToken:
+				depth++
+			case t.tt == css.RightBraceToken:
+				depth--
+				if depth == 0 {
+					inMedia = false
+				}
+			}
+			b.WriteString(t.data)
+			if t.tt == css.FunctionToken {
+				write(t.args)
+				b.WriteByte(')')
+			}
+		}
+	}
+	write(toks)
+	return b.String()
+}
