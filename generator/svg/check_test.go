@@ -29,7 +29,7 @@ func TestCheckSVGGood(t *testing.T) {
 		{"mono currentColor on root", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0"/><path fill="none" stroke="currentColor" d="M1 1"/></svg>`, true},
 		{"mono currentColor in style", svgDoc(`<path style="fill:currentcolor;stroke:none" d="M0 0"/>`), true},
 		{"mono with style element", svgDoc(`<style>.a{fill:currentColor}</style><path class="a" d="M0 0"/>`), true},
-		{"mono through use, symbol and a gradient", svgDoc(`<defs><linearGradient id="g"><stop stop-color="currentColor"/></linearGradient></defs>`+
+		{"mono through use, symbol and a gradient", svgDoc(`<defs><linearGradient id="g"><stop stop-color="currentColor"/></linearGradient></defs>` +
 			`<symbol id="s"><path fill="url(#g)" d="M0 0"/></symbol><use href="#s"/><use href="#s" fill="currentColor"/>`), true},
 		{"mono filter flooding currentColor", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="currentColor"><filter id="f"><feFlood flood-color="currentColor"/></filter><path filter="url(#f)" d="M0 0"/></svg>`, true},
 		{"editor metadata", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" viewBox="0 0 1 1" inkscape:version="1"><metadata><rdf:RDF/></metadata><path inkscape:label="x" d="M0 0"/></svg>`, false},

@@ -141,6 +141,17 @@ func (c *checker) checkReferences() {
 			c.errorf(r.pos, "%s refers to #%s, which this file does not have; add the element or remove the reference", r.what, r.id)
 			continue
 		}
+		if r.from != nil && r.what != "url()" && r.from.Local != "use" && r.from.Local != "textPath" {
+			// Gradients, patterns and filters inherit along href chains.
+			seen := map[*Node]bool{r.from: true}
+			for n := t; n != nil; n = c.ids[strings.TrimPrefix(hrefOf(n), "#")] {
+				if seen[n] {
+					c.errorf(r.pos, "%s on <%s> leads back to it through the href of #%s: a reference cycle; break the cycle", r.what, r.from.Local, n.Attr0("id"))
+					break
+				}
+				seen[n] = true
+			}
+		}
 		if r.from != nil && r.what != "url()" {
 			if want := refTargets[r.from.Local]; want != nil && !slices.Contains(want, t.Local) {
 				c.errorf(r.pos, "%s on <%s> refers to <%s> #%s, which it cannot use; point it at a <%s>", r.what, r.from.Local, t.Local, r.id, strings.Join(want, "> or <"))
@@ -361,6 +372,10 @@ func (c *checker) follow(n *Node, me *inst, prop string, paints bool) {
 		return
 	}
 	ref := &inst{t, me}
+	// What the referenced element itself clips or masks with is drawn
+	// with it: a clip path may have a clip path.
+	c.follow(t, ref, "clip-path", false)
+	c.follow(t, ref, "mask", false)
 	if prop == "filter" {
 		c.filter(t, ref)
 		return
