@@ -23,9 +23,11 @@ var elements = groups(
 	"linearGradient radialGradient stop pattern",
 	"clipping and masking",
 	"clipPath mask marker",
-	"filter effects, except feImage, which loads an image",
+	"filter effects, except feImage, which loads an image, and feDropShadow, which HTML's table of SVG "+
+		"names lacks: inline in a page, an HTML parser makes it an unknown element (write feGaussianBlur, "+
+		"feOffset, feFlood, feComposite and feMerge, as editors do)",
 	"filter feBlend feColorMatrix feComponentTransfer feComposite feConvolveMatrix feDiffuseLighting "+
-		"feDisplacementMap feDistantLight feDropShadow feFlood feFuncA feFuncB feFuncG feFuncR feGaussianBlur "+
+		"feDisplacementMap feDistantLight feFlood feFuncA feFuncB feFuncG feFuncR feGaussianBlur "+
 		"feMerge feMergeNode feMorphology feOffset fePointLight feSpecularLighting feSpotLight feTile feTurbulence",
 	"a stylesheet, read by the CSS rules below",
 	"style",
@@ -39,6 +41,7 @@ var refusedElements = map[string]string{
 	"foreignobject":    "it embeds HTML",
 	"image":            "it embeds a raster or external image",
 	"feimage":          "it loads an image",
+	"fedropshadow":     "an HTML parser does not know it when the SVG is inlined in a page; build the shadow from feGaussianBlur, feOffset, feFlood, feComposite and feMerge",
 	"a":                "it makes the logo a link",
 	"iframe":           "it loads another document",
 	"object":           "it loads another document",

@@ -423,3 +423,33 @@ func TestInlineHTMLCanFail(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowlistReadsTheSameInline holds every name of the allowlist to
+// what an HTML parser reads inline: an element or attribute name it does
+// not know how to spell (HTML lower-cases names and restores SVG's camel
+// case from a fixed table) would be another element or attribute there.
+func TestAllowlistReadsTheSameInline(t *testing.T) {
+	const root = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 1 1">`
+	var docs []string
+	for name := range elements {
+		if name != "svg" {
+			docs = append(docs, root+"<"+name+"/></svg>")
+		}
+	}
+	for name := range attributes {
+		docs = append(docs, root+`<g `+name+`="#a"/></svg>`)
+	}
+	for k := range namespacedAttributes {
+		prefix := map[string]string{NSXML: "xml", NSXLink: "xlink"}[k[0]]
+		docs = append(docs, root+`<g `+prefix+":"+k[1]+`="#a"/></svg>`)
+	}
+	for _, doc := range docs {
+		d, probs := Parse("x.svg", []byte(doc))
+		if d == nil {
+			t.Fatalf("%s: %v", doc, probs)
+		}
+		if msg := inlineProblem([]byte(doc), d); msg != "" && !strings.Contains(msg, "not on the allowlist") {
+			t.Errorf("%s\n%s", doc, msg)
+		}
+	}
+}

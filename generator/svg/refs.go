@@ -511,7 +511,7 @@ var monoFilters = map[string]string{
 }
 
 // filter checks the primitives of a filter: in icon-mono, a primitive
-// that paints by default (feFlood and feDropShadow flood black, lighting
+// that paints by default (feFlood floods black, lighting
 // lights white) must paint with currentColor.
 func (c *checker) filter(f *Node, me *inst) {
 	for _, k := range f.Elements() {
@@ -528,7 +528,7 @@ func (c *checker) filter(f *Node, me *inst) {
 		var prop, colour string
 		var initial []pv
 		switch k.Local {
-		case "feFlood", "feDropShadow":
+		case "feFlood":
 			prop, colour, initial = "flood-color", "black", initialBlack
 		case "feDiffuseLighting", "feSpecularLighting":
 			prop, colour, initial = "lighting-color", "white", initialWhite
