@@ -596,7 +596,7 @@ func (c *checker) stylesheet(style, t *Node) {
 // hasJavascriptURL reports whether s holds "javascript:" once white space
 // and control characters, which browsers skip in URLs, are removed.
 func hasJavascriptURL(s string) bool {
-	return strings.Contains(stripSpace(strings.ToLower(s)), "javascript:")
+	return strings.IndexByte(s, ':') >= 0 && strings.Contains(stripSpace(strings.ToLower(s)), "javascript:")
 }
 
 func stripSpace(s string) string {

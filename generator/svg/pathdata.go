@@ -12,13 +12,13 @@ import (
 
 func parseNumberList(s string) ([]float64, bool) {
 	var out []float64
-	b := []byte(s)
+	b := s
 	for i := skipSep(b, 0); i < len(b); i = skipSep(b, i) {
 		end := scanNumber(b, i)
 		if end == i {
 			return nil, false
 		}
-		f, err := strconv.ParseFloat(string(b[i:end]), 64)
+		f, err := strconv.ParseFloat(b[i:end], 64)
 		if err != nil {
 			return nil, false
 		}
@@ -178,7 +178,7 @@ func (w *numWriter) cmd(c byte) {
 	w.afterNum, w.dotted = false, false
 }
 
-func skipSep(b []byte, i int) int {
+func skipSep[T ~string | ~[]byte](b T, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == ',' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f') {
 		i++
 	}
@@ -186,7 +186,7 @@ func skipSep(b []byte, i int) int {
 }
 
 // scanNumber returns the end of the SVG number at b[i:], or i.
-func scanNumber(b []byte, i int) int {
+func scanNumber[T ~string | ~[]byte](b T, i int) int {
 	j := i
 	if j < len(b) && (b[j] == '+' || b[j] == '-') {
 		j++
@@ -254,14 +254,14 @@ var pathArgs = map[byte]int{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q':
 // parsePath reads path data into absolute segments; ok is false for data
 // with any error, which renderers draw only up to the error.
 func parsePath(s string) ([]pathSeg, bool) {
-	segs, at, _ := readPath(s)
+	segs, at, _ := readPath(s, true)
 	return segs, at < 0 && len(segs) > 0
 }
 
 // checkPathData returns what is wrong with path data and where, or "".
 // Empty data draws nothing and is fine.
 func checkPathData(s string) (msg string, at int) {
-	_, at, msg = readPath(s)
+	_, at, msg = readPath(s, false)
 	if at >= 0 {
 		return "path data " + msg + fmt.Sprintf(" (at character %d); renderers draw a path only up to its first error", at+1), at
 	}
@@ -270,10 +270,13 @@ func checkPathData(s string) (msg string, at int) {
 
 // readPath reads path data as SVG 2's grammar writes it: white space and
 // at most one comma between numbers, none after a command letter. It
-// returns the segments read and, on an error, its offset (else -1) and a
-// description.
-func readPath(s string) (segs []pathSeg, errAt int, msg string) {
-	b := []byte(s)
+// returns the segments read (when keep is set) and, on an error, its
+// offset (else -1) and a description.
+func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
+	if keep {
+		segs = make([]pathSeg, 0, len(s)/12+1) // a segment takes 12 bytes or more, but for H, V and Z
+	}
+	b := s
 	var cur, start, lastC2, lastQ point
 	var cmd, prev byte
 	var args [7]float64
@@ -296,7 +299,9 @@ func readPath(s string) (segs []pathSeg, errAt int, msg string) {
 			cmd = c
 			i = skipWSP(b, i+1)
 			if cmd&^0x20 == 'Z' {
-				segs = append(segs, pathSeg{cmd: 'Z', p: [3]point{start}})
+				if keep {
+					segs = append(segs, pathSeg{cmd: 'Z', p: [3]point{start}})
+				}
 				cur, prev = start, 'Z'
 				continue
 			}
@@ -326,7 +331,7 @@ func readPath(s string) (segs []pathSeg, errAt int, msg string) {
 			if end == i {
 				return fail(i, "needs %d numbers after %c", n, cmd)
 			}
-			f, err := strconv.ParseFloat(string(b[i:end]), 64)
+			f, err := strconv.ParseFloat(b[i:end], 64)
 			if err != nil && !errorsIsRange(err) {
 				return fail(i, "has %q, which is not a number", b[i:end])
 			}
@@ -379,7 +384,9 @@ func readPath(s string) (segs []pathSeg, errAt int, msg string) {
 		case 'Q':
 			lastQ = seg.p[0]
 		}
-		segs = append(segs, seg)
+		if keep || len(segs) == 0 {
+			segs = append(segs, seg)
+		}
 		cur, prev = seg.end(), seg.cmd
 		if cmd == 'M' {
 			cmd = 'L'
@@ -400,7 +407,7 @@ func readPath(s string) (segs []pathSeg, errAt int, msg string) {
 	return segs, -1, ""
 }
 
-func skipWSP(b []byte, i int) int {
+func skipWSP[T ~string | ~[]byte](b T, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f') {
 		i++
 	}
@@ -409,7 +416,7 @@ func skipWSP(b []byte, i int) int {
 
 // skipCommaWSP skips white space with at most one comma in it; ok is
 // false at a second comma.
-func skipCommaWSP(b []byte, i int) (int, bool) {
+func skipCommaWSP[T ~string | ~[]byte](b T, i int) (int, bool) {
 	i = skipWSP(b, i)
 	if i < len(b) && b[i] == ',' {
 		i = skipWSP(b, i+1)
