@@ -42,7 +42,7 @@ bench:
 # cases that plain `go test` replays.
 FUZZTIME ?= 1m
 fuzz:
-	@set -e; for pkg in ./generator ./deploystub; do \
+	@set -e; for pkg in ./generator ./generator/svg ./deploystub; do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
 	  done; \
