@@ -132,7 +132,7 @@ func stdTree(data []byte) (string, error) {
 				if space == "xml" {
 					space = NSXML
 				}
-				fmt.Fprintf(&b, "@%s %s=%q\n", space, a.Name.Local, a.Value)
+				fmt.Fprintf(&b, "@%s %s=%q\n", space, a.Name.Local, attrSpace(a.Value))
 			}
 			depth++
 		case xml.EndElement:
@@ -146,6 +146,19 @@ func stdTree(data []byte) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// attrSpace turns the white space characters of an attribute value into
+// spaces: encoding/xml does not normalise attribute values as XML requires
+// (a literal line break reads as a space), and keeps no trace of which
+// were character references, so the two readers compare on that footing.
+func attrSpace(v string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, v)
 }
 
 func ourTree(root *Node) string {
@@ -165,9 +178,7 @@ func ourTree(root *Node) string {
 			if a.Space == NSXMLNS {
 				continue
 			}
-			// encoding/xml does not normalise white space in attribute
-			// values as XML requires: compare with that undone.
-			fmt.Fprintf(&b, "@%s %s=%q\n", a.Space, a.Local, a.Value)
+			fmt.Fprintf(&b, "@%s %s=%q\n", a.Space, a.Local, attrSpace(a.Value))
 		}
 		for _, k := range n.Children {
 			walk(k)

@@ -543,6 +543,11 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 	within := func(a, b, t float64) bool { return math.Abs(a-b) <= max(t, eps) }
 	near := func(q, exact point, ty float64) bool { return within(q.x, exact.x, tol) && within(q.y, exact.y, ty) }
 	flatEnd, flatCtl, arcEnd := flatPoints(segs)
+	// from[i] is where segment i starts, exactly.
+	from := make([]point, len(segs))
+	for i := 1; i < len(segs); i++ {
+		from[i] = segs[i-1].end()
+	}
 	cat := func(ts ...[]ptok) []ptok {
 		var out []ptok
 		for _, t := range ts {
@@ -596,6 +601,24 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 			e, ok2 := at(s.p[2], cur, jt, jy)
 			if !ok1 || !ok2 {
 				return "", false
+			}
+			// A curve that is a circular arc within the tolerance is
+			// written as one (SVGO does the same): three numbers and two
+			// flags where a curve takes six numbers. Not where the curve
+			// is flat, which keeps its exact height, nor where the next
+			// segment reflects its control point.
+			if !flatCtl[i] && !flatEnd[i] && (i+1 == len(segs) || !segs[i+1].smooth) {
+				fa, oka := fitArc(cur, e.absVal, from[i], s, r)
+				fr, okr := fitArc(cur, e.relVal, from[i], s, r)
+				if oka && okr {
+					if w.shortest('A', cat(fa.toks(), e.abs), cat(fr.toks(), e.rel)) {
+						cur = e.absVal
+					} else {
+						cur = e.relVal
+					}
+					prev = 'A'
+					continue
+				}
 			}
 			refl := cur
 			if prev == 'C' {
@@ -936,4 +959,137 @@ func arcPoints(p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
 		pts = append(pts, point{cx + rx*cos*math.Cos(a) - ry*sin*math.Sin(a), cy + rx*sin*math.Cos(a) + ry*cos*math.Sin(a)})
 	}
 	return pts
+}
+
+// arcFit is a circular arc that stands for a cubic curve.
+type arcFit struct {
+	r      ptok
+	fa, fs bool
+}
+
+// toks returns the arc's radii, rotation and flags.
+func (a arcFit) toks() []ptok {
+	return []ptok{a.r, a.r, {}, {n: b2i(a.fa), isFlag: true}, {n: b2i(a.fs), isFlag: true}}
+}
+
+// fitArc finds a circular arc from p0 to p1 (the curve's ends as written)
+// that stays within r.tol of the cubic curve s, which starts at a, with
+// the shortest radius that does: every sampled point of the curve within
+// r.tol of the circle, and in the arc's span of it. ok is false when the
+// curve is not that close to a circle.
+func fitArc(p0, p1, a point, s pathSeg, r rounder) (arcFit, bool) {
+	tol := r.tol
+	if !r.ok || s.cmd != 'C' {
+		return arcFit{}, false
+	}
+	var samples [15]point
+	for k := range samples {
+		samples[k] = cubicAt(a, s, float64(k+1)/16)
+	}
+	m := samples[7] // t = 1/2
+	c, ok := circumcentre(p0, m, p1)
+	if !ok {
+		return arcFit{}, false
+	}
+	rad := math.Hypot(p0.x-c.x, p0.y-c.y)
+	chord := math.Hypot(p1.x-p0.x, p1.y-p0.y)
+	if !(rad > 0) || chord == 0 || rad > 64*chord || math.IsInf(rad, 0) {
+		return arcFit{}, false // nearly straight: a line or a curve says it shorter
+	}
+	for t := tol; t >= tol/1e4; t /= 10 {
+		tok, rv, ok := r.near(rad, t)
+		if !ok || !(rv > 0) {
+			return arcFit{}, false
+		}
+		for _, fa := range []bool{false, true} {
+			for _, fs := range []bool{false, true} {
+				if arcCovers(p0, p1, rv, fa, fs, samples[:], tol) {
+					return arcFit{r: tok, fa: fa, fs: fs}, true
+				}
+			}
+		}
+	}
+	return arcFit{}, false
+}
+
+// arcCovers reports whether the arc from p0 to p1 of radius rad with the
+// flags given passes within tol of every point of pts, in order along it.
+func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64) bool {
+	c, rEff, start, delta, ok := arcCentre(p0, p1, rad, fa, fs)
+	if !ok {
+		return false
+	}
+	last := 0.0
+	for _, q := range pts {
+		if math.Abs(math.Hypot(q.x-c.x, q.y-c.y)-rEff) > tol {
+			return false
+		}
+		// Where q is along the arc, from 0 at p0 to 1 at p1.
+		ang := math.Atan2(q.y-c.y, q.x-c.x) - start
+		if delta > 0 {
+			for ang < -1e-9 {
+				ang += 2 * math.Pi
+			}
+		} else {
+			for ang > 1e-9 {
+				ang -= 2 * math.Pi
+			}
+		}
+		f := ang / delta
+		if f < last-1e-9 || f > 1+1e-9 {
+			return false
+		}
+		last = f
+	}
+	return true
+}
+
+// arcCentre converts an SVG arc with equal radii and no rotation from
+// endpoint to centre form: the centre, the radius after the scaling
+// renderers apply to radii too small for the chord, the start angle and
+// the signed angle swept.
+func arcCentre(p0, p1 point, rad float64, fa, fs bool) (c point, r, start, delta float64, ok bool) {
+	if p0 == p1 || !(rad > 0) {
+		return c, 0, 0, 0, false
+	}
+	dx, dy := (p0.x-p1.x)/2, (p0.y-p1.y)/2
+	if l := (dx*dx + dy*dy) / (rad * rad); l > 1 {
+		rad *= math.Sqrt(l)
+	}
+	h := math.Sqrt(math.Max(0, rad*rad-dx*dx-dy*dy)) / math.Hypot(dx, dy)
+	if fa == fs {
+		h = -h
+	}
+	// The centre is the chord's midpoint moved along its normal.
+	c = point{(p0.x+p1.x)/2 + h*dy, (p0.y+p1.y)/2 - h*dx}
+	start = math.Atan2(p0.y-c.y, p0.x-c.x)
+	end := math.Atan2(p1.y-c.y, p1.x-c.x)
+	delta = end - start
+	if fs && delta < 0 {
+		delta += 2 * math.Pi
+	} else if !fs && delta > 0 {
+		delta -= 2 * math.Pi
+	}
+	return c, rad, start, delta, !math.IsNaN(c.x) && !math.IsNaN(c.y)
+}
+
+// circumcentre returns the centre of the circle through a, b and c; ok is
+// false when they are on one line.
+func circumcentre(a, b, c point) (point, bool) {
+	d := 2 * (a.x*(b.y-c.y) + b.x*(c.y-a.y) + c.x*(a.y-b.y))
+	if d == 0 || math.IsNaN(d) {
+		return point{}, false
+	}
+	a2, b2, c2 := a.x*a.x+a.y*a.y, b.x*b.x+b.y*b.y, c.x*c.x+c.y*c.y
+	return point{(a2*(b.y-c.y) + b2*(c.y-a.y) + c2*(a.y-b.y)) / d, (a2*(c.x-b.x) + b2*(a.x-c.x) + c2*(b.x-a.x)) / d}, true
+}
+
+// cubicAt returns the point at t of the cubic curve s starting at a.
+func cubicAt(a point, s pathSeg, t float64) point {
+	u := 1 - t
+	b0, b1, b2, b3 := u*u*u, 3*u*u*t, 3*u*t*t, t*t*t
+	return point{
+		b0*a.x + b1*s.p[0].x + b2*s.p[1].x + b3*s.p[2].x,
+		b0*a.y + b1*s.p[0].y + b2*s.p[1].y + b3*s.p[2].y,
+	}
 }
