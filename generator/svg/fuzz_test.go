@@ -119,7 +119,7 @@ func stdTree(data []byte) (string, error) {
 		switch tk := tok.(type) {
 		case xml.StartElement:
 			flush()
-			fmt.Fprintf(&b, "<%s %s>\n", tk.Name.Space, tk.Name.Local)
+			fmt.Fprintf(&b, "<%s %s>\n", attrSpace(tk.Name.Space), tk.Name.Local)
 			attrs := tk.Attr
 			slices.SortFunc(attrs, func(a, b xml.Attr) int {
 				return strings.Compare(a.Name.Space+" "+a.Name.Local, b.Name.Space+" "+b.Name.Local)
@@ -132,7 +132,7 @@ func stdTree(data []byte) (string, error) {
 				if space == "xml" {
 					space = NSXML
 				}
-				fmt.Fprintf(&b, "@%s %s=%q\n", space, a.Name.Local, attrSpace(a.Value))
+				fmt.Fprintf(&b, "@%s %s=%q\n", attrSpace(space), a.Name.Local, attrSpace(a.Value))
 			}
 			depth++
 		case xml.EndElement:
@@ -169,7 +169,7 @@ func ourTree(root *Node) string {
 			fmt.Fprintf(&b, "text %q\n", n.Text)
 			return
 		}
-		fmt.Fprintf(&b, "<%s %s>\n", n.Space, n.Local)
+		fmt.Fprintf(&b, "<%s %s>\n", attrSpace(n.Space), n.Local)
 		attrs := slices.Clone(n.Attrs)
 		slices.SortFunc(attrs, func(a, b Attr) int {
 			return strings.Compare(a.Space+" "+a.Local, b.Space+" "+b.Local)
@@ -178,7 +178,7 @@ func ourTree(root *Node) string {
 			if a.Space == NSXMLNS {
 				continue
 			}
-			fmt.Fprintf(&b, "@%s %s=%q\n", a.Space, a.Local, attrSpace(a.Value))
+			fmt.Fprintf(&b, "@%s %s=%q\n", attrSpace(a.Space), a.Local, attrSpace(a.Value))
 		}
 		for _, k := range n.Children {
 			walk(k)

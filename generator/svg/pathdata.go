@@ -432,6 +432,13 @@ func errorsIsRange(err error) bool {
 	return errors.As(err, &ne) && ne.Err == strconv.ErrRange
 }
 
+// pair is a point written both ways: absolute, and relative to the
+// position written before it, with the values each form stands for.
+type pair struct {
+	abs, rel       []ptok
+	absVal, relVal point
+}
+
 // ptok is one number of path data in steps of 10^-d, or an arc flag.
 type ptok struct {
 	n      int64
@@ -502,13 +509,13 @@ func (w *pathWriter) shortest(abs byte, absToks, relToks []ptok) (absolute bool)
 // finely for it. Flat features keep their exact y and arcs their exact ends
 // (flatPoints). straighten allows turning nearly straight curves into
 // lines, which dashes would tell. ok is false for data it cannot read.
-func roundPath(d string, r rounder, straighten bool) (string, bool) {
+func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	segs, ok := parsePath(d)
 	if !ok {
 		return "", false
 	}
 	eps := pathEps(segs)
-	if straighten {
+	if reshape {
 		straightenCurves(segs, r.tol, eps)
 	}
 	quadratics(segs, r.tol, eps)
@@ -518,10 +525,6 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 	tol := r.tol
 	// at rounds the point p both ways: absolute, and relative to the
 	// written position c, with the values each form stands for.
-	type pair struct {
-		abs, rel       []ptok
-		absVal, relVal point
-	}
 	// axis writes one coordinate within t of v, absolute and relative to
 	// the written c; t == 0 keeps it exact.
 	axis := func(v, c, t float64) (abs, rel ptok, absVal, relVal float64, ok bool) {
@@ -542,7 +545,7 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 	}
 	within := func(a, b, t float64) bool { return math.Abs(a-b) <= max(t, eps) }
 	near := func(q, exact point, ty float64) bool { return within(q.x, exact.x, tol) && within(q.y, exact.y, ty) }
-	flatEnd, flatCtl, arcEnd := flatPoints(segs)
+	flatEnd, flatCtl, arcEnd, loose := flatPoints(segs, tol)
 	// from[i] is where segment i starts, exactly.
 	from := make([]point, len(segs))
 	for i := 1; i < len(segs); i++ {
@@ -555,23 +558,47 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 		}
 		return out
 	}
-	for i, s := range segs {
+	// tolsFor returns how far segment i's end may move on each axis (jt,
+	// jy) and its control points vertically (cy).
+	tolsFor := func(i int) (jt, jy, cy float64) {
 		// A joint that the next segment reflects is rounded to a third of
 		// the tolerance, so that the reflection lands within it.
-		jt := tol
+		jt = tol
 		if i+1 < len(segs) && segs[i+1].smooth {
 			jt = tol / 3
 		}
+		if loose[i] {
+			jt = min(jt, tol/4) // moves a loose arc by about as much: see looseArc
+		}
 		if arcEnd[i] {
-			jt = 0 // an arc's shape hangs on where both its ends are
+			jt = 0 // another arc's shape hangs on where both its ends are
 		}
 		// Flat features keep their exact height: see flatPoints.
-		jy, cy := jt, tol
+		jy, cy = jt, tol
 		if flatEnd[i] {
 			jy = 0
 		}
 		if flatCtl[i] {
 			cy = 0
+		}
+		return jt, jy, cy
+	}
+	// arcable reports whether curve i may become part of an arc: it is
+	// not flat, and the segment after it does not reflect it.
+	arcable := func(i int) bool {
+		return segs[i].cmd == 'C' && !flatCtl[i] && !flatEnd[i] && (i+1 == len(segs) || !segs[i+1].smooth)
+	}
+	for i := 0; i < len(segs); i++ {
+		s := segs[i]
+		jt, jy, cy := tolsFor(i)
+		// Curves that together are one arc of a circle (four quarter
+		// circles, say) are written as one arc; a whole circle as one arc
+		// that stops a hair before its start, which the z closes.
+		if s.cmd == 'C' && arcable(i) {
+			if j, next, ok := mergeArcs(&w, cur, segs, from, i, arcable, tolsFor, at, r); ok {
+				cur, prev, i = next, 'A', j
+				continue
+			}
 		}
 		switch s.cmd {
 		case 'Z':
@@ -607,11 +634,27 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 			// flags where a curve takes six numbers. Not where the curve
 			// is flat, which keeps its exact height, nor where the next
 			// segment reflects its control point.
-			if !flatCtl[i] && !flatEnd[i] && (i+1 == len(segs) || !segs[i+1].smooth) {
-				fa, oka := fitArc(cur, e.absVal, from[i], s, r)
-				fr, okr := fitArc(cur, e.relVal, from[i], s, r)
-				if oka && okr {
-					if w.shortest('A', cat(fa.toks(), e.abs), cat(fr.toks(), e.rel)) {
+			refl := cur
+			if prev == 'C' {
+				refl = point{2*cur.x - lastC2.x, 2*cur.y - lastC2.y}
+			}
+			// The control points take the form of the end point, and the
+			// next reflection the value of that form.
+			letter, absToks, relToks := byte('S'), cat(c2.abs, e.abs), cat(c2.rel, e.rel)
+			if !near(refl, s.p[0], cy) {
+				c1, ok := at(s.p[0], cur, tol, cy)
+				if !ok {
+					return "", false
+				}
+				letter, absToks, relToks = 'C', cat(c1.abs, c2.abs, e.abs), cat(c1.rel, c2.rel, e.rel)
+			}
+			if reshape && arcable(i) {
+				pts := curveSamples(nil, from[i], s, true)
+				fa, oka := fitArc(cur, e.absVal, pts, r)
+				fr, okr := fitArc(cur, e.relVal, pts, r)
+				arcAbs, arcRel := cat(fa.toks(), e.abs), cat(fr.toks(), e.rel)
+				if oka && okr && w.trial('A', arcAbs, arcRel) < w.trial(letter, absToks, relToks) {
+					if w.shortest('A', arcAbs, arcRel) {
 						cur = e.absVal
 					} else {
 						cur = e.relVal
@@ -620,22 +663,7 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 					continue
 				}
 			}
-			refl := cur
-			if prev == 'C' {
-				refl = point{2*cur.x - lastC2.x, 2*cur.y - lastC2.y}
-			}
-			// The control points take the form of the end point, and the
-			// next reflection the value of that form.
-			var abs bool
-			if near(refl, s.p[0], cy) {
-				abs = w.shortest('S', cat(c2.abs, e.abs), cat(c2.rel, e.rel))
-			} else {
-				c1, ok := at(s.p[0], cur, tol, cy)
-				if !ok {
-					return "", false
-				}
-				abs = w.shortest('C', cat(c1.abs, c2.abs, e.abs), cat(c1.rel, c2.rel, e.rel))
-			}
+			abs := w.shortest(letter, absToks, relToks)
 			if abs {
 				lastC2, cur = c2.absVal, e.absVal
 			} else {
@@ -665,7 +693,26 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 				}
 			}
 		case 'A':
-			e, ok := at(s.p[0], cur, 0, 0)
+			if loose[i] {
+				// Ends rounded (a little: see tolsFor) and the shortest
+				// radius with which the arc stays within the tolerance of
+				// the one written.
+				e, ok := at(s.p[0], cur, jt, jy)
+				if !ok {
+					return "", false
+				}
+				pts := arcPoints(from[i], s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
+				if len(pts) > 2 {
+					fa, oka := fitArc(cur, e.absVal, pts[1:len(pts)-1], r)
+					fr, okr := fitArc(cur, e.relVal, pts[1:len(pts)-1], r)
+					if oka && okr {
+						cur = w.choose('A', cat(fa.toks(), e.abs), cat(fr.toks(), e.rel), e.absVal, e.relVal)
+						prev = 'A'
+						continue
+					}
+				}
+			}
+			e, ok := at(s.p[0], cur, jt, jy)
 			if !ok {
 				return "", false
 			}
@@ -679,6 +726,14 @@ func roundPath(d string, r rounder, straighten bool) (string, bool) {
 		prev = s.cmd
 	}
 	return string(w.b), true
+}
+
+// trial returns how many bytes shortest would write for a segment, and
+// writes nothing.
+func (w *pathWriter) trial(abs byte, absToks, relToks []ptok) int {
+	t := pathWriter{numWriter: numWriter{afterNum: w.afterNum, dotted: w.dotted}, implicit: w.implicit}
+	t.shortest(abs, absToks, relToks)
+	return len(t.b)
 }
 
 // choose writes the shorter of a segment's absolute and relative forms and
@@ -740,7 +795,7 @@ func straightenCurves(segs []pathSeg, tol, eps float64) {
 // moves the curve by less than a tenth of tol. A curve that the next
 // segment reflects stays cubic.
 func quadratics(segs []pathSeg, tol, eps float64) {
-	flatEnd, flatCtl, _ := flatPoints(segs)
+	flatEnd, flatCtl, _, _ := flatPoints(segs, 0)
 	var cur point
 	for i := range segs {
 		s := &segs[i]
@@ -829,8 +884,8 @@ const flatSlope = 1.0 / 8
 // move up or down. flatEnd[i] is the end point of segs[i], flatCtl[i] its
 // control points. arcEnd marks the points that start or end an arc, which
 // stay exact on both axes, as an arc's shape hangs on them.
-func flatPoints(segs []pathSeg) (flatEnd, flatCtl, arcEnd []bool) {
-	flatEnd, flatCtl, arcEnd = make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs))
+func flatPoints(segs []pathSeg, tol float64) (flatEnd, flatCtl, arcEnd, loose []bool) {
+	flatEnd, flatCtl, arcEnd, loose = make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs))
 	flat := func(ps ...point) bool {
 		x0, x1, y0, y1 := ps[0].x, ps[0].x, ps[0].y, ps[0].y
 		for _, p := range ps[1:] {
@@ -863,6 +918,19 @@ func flatPoints(segs []pathSeg) (flatEnd, flatCtl, arcEnd []bool) {
 		case 'Q':
 			pts = []point{cur, s.p[0], s.p[1]}
 		case 'A':
+			if c, ok := looseArc(cur, s, tol); ok {
+				// Its ends may move a little (loose); they keep their
+				// height where the circle is flat there.
+				fix(loose, i)
+				loose[i] = true
+				if flatAt(cur, c) {
+					fix(flatEnd, i)
+				}
+				if flatAt(s.p[0], c) {
+					flatEnd[i] = true
+				}
+				break
+			}
 			fix(arcEnd, i)
 			arcEnd[i] = true
 		}
@@ -878,8 +946,43 @@ func flatPoints(segs []pathSeg) (flatEnd, flatCtl, arcEnd []bool) {
 	for i := range arcEnd {
 		flatEnd[i] = flatEnd[i] || arcEnd[i]
 	}
-	return flatEnd, flatCtl, arcEnd
+	return flatEnd, flatCtl, arcEnd, loose
 }
+
+// looseArc reports whether the arc s from a is a circular arc whose shape
+// barely depends on where its ends are, so that they may move by tol/4:
+// its centre lies at least a quarter of the chord from it (near a half
+// circle the centre sits on the chord, and a tiny move of an end swings it
+// far), and with both ends moved by tol/4 either way the arc stays within
+// tol/2 of where it was. It returns the centre.
+func looseArc(a point, s pathSeg, tol float64) (point, bool) {
+	rx, ry := math.Abs(s.arc[0]), math.Abs(s.arc[1])
+	if !(tol > 0) || rx != ry || rx == 0 || a == s.p[0] {
+		return point{}, false
+	}
+	c, rad, _, _, ok := arcCentre(a, s.p[0], rx, s.fa, s.fs)
+	half := math.Hypot(s.p[0].x-a.x, s.p[0].y-a.y) / 2
+	if !ok || half >= rad || math.Sqrt(rad*rad-half*half) < half/2 {
+		return point{}, false
+	}
+	pts := arcPoints(a, s.p[0], rx, rx, 0, s.fa, s.fs)
+	if len(pts) < 3 {
+		return point{}, false
+	}
+	d := tol / 4
+	for _, da := range [4]point{{d, d}, {d, -d}, {-d, d}, {-d, -d}} {
+		for _, db := range [4]point{{d, d}, {d, -d}, {-d, d}, {-d, -d}} {
+			p0, p1 := point{a.x + da.x, a.y + da.y}, point{s.p[0].x + db.x, s.p[0].y + db.y}
+			if !arcCovers(p0, p1, rx, s.fa, s.fs, pts[1:len(pts)-1], tol/2) {
+				return point{}, false
+			}
+		}
+	}
+	return c, true
+}
+
+// flatAt reports whether a circle centred at c is flat at its point p.
+func flatAt(p, c point) bool { return math.Abs(p.x-c.x) <= math.Abs(p.y-c.y)*flatSlope }
 
 // pathEps is how far a float sum of a path's decimals may sit from the
 // decimal it stands for: float rounding, relative to its largest number.
@@ -972,28 +1075,23 @@ func (a arcFit) toks() []ptok {
 	return []ptok{a.r, a.r, {}, {n: b2i(a.fa), isFlag: true}, {n: b2i(a.fs), isFlag: true}}
 }
 
-// fitArc finds a circular arc from p0 to p1 (the curve's ends as written)
-// that stays within r.tol of the cubic curve s, which starts at a, with
-// the shortest radius that does: every sampled point of the curve within
+// fitArc finds a circular arc from p0 to p1 (the curves' ends as written)
+// that stays within r.tol of pts, points sampled in order along the curves
+// between the ends, with the shortest radius that does: every point within
 // r.tol of the circle, and in the arc's span of it. ok is false when the
-// curve is not that close to a circle.
-func fitArc(p0, p1, a point, s pathSeg, r rounder) (arcFit, bool) {
+// curves are not that close to one circle.
+func fitArc(p0, p1 point, pts []point, r rounder) (arcFit, bool) {
 	tol := r.tol
-	if !r.ok || s.cmd != 'C' {
+	if !r.ok || len(pts) < 3 {
 		return arcFit{}, false
 	}
-	var samples [15]point
-	for k := range samples {
-		samples[k] = cubicAt(a, s, float64(k+1)/16)
-	}
-	m := samples[7] // t = 1/2
-	c, ok := circumcentre(p0, m, p1)
+	c, ok := circumcentre(p0, pts[len(pts)/3], pts[2*len(pts)/3])
 	if !ok {
 		return arcFit{}, false
 	}
 	rad := math.Hypot(p0.x-c.x, p0.y-c.y)
-	chord := math.Hypot(p1.x-p0.x, p1.y-p0.y)
-	if !(rad > 0) || chord == 0 || rad > 64*chord || math.IsInf(rad, 0) {
+	span := math.Hypot(p1.x-p0.x, p1.y-p0.y) + math.Hypot(pts[len(pts)/2].x-p0.x, pts[len(pts)/2].y-p0.y)
+	if !(rad > 0) || rad > 64*span || math.IsInf(rad, 0) {
 		return arcFit{}, false // nearly straight: a line or a curve says it shorter
 	}
 	for t := tol; t >= tol/1e4; t /= 10 {
@@ -1003,13 +1101,91 @@ func fitArc(p0, p1, a point, s pathSeg, r rounder) (arcFit, bool) {
 		}
 		for _, fa := range []bool{false, true} {
 			for _, fs := range []bool{false, true} {
-				if arcCovers(p0, p1, rv, fa, fs, samples[:], tol) {
+				if arcCovers(p0, p1, rv, fa, fs, pts, tol) {
 					return arcFit{r: tok, fa: fa, fs: fs}, true
 				}
 			}
 		}
 	}
 	return arcFit{}, false
+}
+
+// curveSamples appends 15 points of the cubic curve s starting at a, and
+// its end unless last.
+func curveSamples(pts []point, a point, s pathSeg, last bool) []point {
+	for k := 1; k < 16; k++ {
+		pts = append(pts, cubicAt(a, s, float64(k)/16))
+	}
+	if !last {
+		pts = append(pts, s.p[2])
+	}
+	return pts
+}
+
+// mergeArcs writes curves i and on as one arc when at least two of them
+// together are one arc of a circle within the tolerance, and returns the
+// last curve merged and the written end. A run that closes the circle ends
+// a rounding step before its start, so that the arc is defined; the gap is
+// under the tolerance.
+func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, arcable func(int) bool,
+	tolsFor func(int) (float64, float64, float64), at func(p, c point, tx, ty float64) (pair, bool), r rounder) (int, point, bool) {
+	type found struct {
+		j              int
+		abs, rel       []ptok
+		absEnd, relEnd point
+	}
+	var best *found
+	for j := i + 1; j < len(segs) && arcable(j); j++ {
+		var pts []point
+		for k := i; k <= j; k++ {
+			pts = curveSamples(pts, from[k], segs[k], k == j)
+		}
+		jt, jy, _ := tolsFor(j)
+		e, ok := at(segs[j].p[2], cur, jt, jy)
+		if !ok {
+			break
+		}
+		ends := [2]point{e.absVal, e.relVal}
+		toks := [2][]ptok{e.abs, e.rel}
+		if math.Hypot(e.absVal.x-cur.x, e.absVal.y-cur.y) <= r.tol {
+			// The circle closes: end a step short of the start.
+			step := math.Pow(10, -float64(r.dmax))
+			last := pts[len(pts)-1]
+			dx, dy := cur.x-last.x, cur.y-last.y
+			var d point
+			if math.Abs(dx) >= math.Abs(dy) {
+				d = point{-math.Copysign(step, dx), 0}
+			} else {
+				d = point{0, -math.Copysign(step, dy)}
+			}
+			end := point{cur.x + d.x, cur.y + d.y}
+			a1, v1, ok1 := r.near(end.x, 0)
+			a2, v2, ok2 := r.near(end.y, 0)
+			r1, _, ok3 := r.near(d.x, 0)
+			r2, _, ok4 := r.near(d.y, 0)
+			if !ok1 || !ok2 || !ok3 || !ok4 {
+				break
+			}
+			ends = [2]point{{v1, v2}, {cur.x + d.x, cur.y + d.y}}
+			toks = [2][]ptok{{a1, a2}, {r1, r2}}
+		}
+		fa, oka := fitArc(cur, ends[0], pts, r)
+		fr, okr := fitArc(cur, ends[1], pts, r)
+		if !oka || !okr {
+			if best != nil {
+				break // the run ended with the last arc found
+			}
+			continue
+		}
+		best = &found{j, append(fa.toks(), toks[0]...), append(fr.toks(), toks[1]...), ends[0], ends[1]}
+	}
+	if best == nil {
+		return 0, point{}, false
+	}
+	if w.shortest('A', best.abs, best.rel) {
+		return best.j, best.absEnd, true
+	}
+	return best.j, best.relEnd, true
 }
 
 // arcCovers reports whether the arc from p0 to p1 of radius rad with the

@@ -180,7 +180,7 @@ func TestReducePrecisionMovesLittle(t *testing.T) {
 			if worst := maxMove(a, b); worst > tol*(1+1e-9) {
 				t.Fatalf("side %g: %q rounded to %q moves a point by %g > %g", side, d, got, worst, tol)
 			}
-			flatEnd, flatCtl, _ := flatPoints(a)
+			flatEnd, flatCtl, _, _ := flatPoints(a, tol)
 			eps := 1e-9 * side // float sums of the written decimals
 			for i := range a {
 				moved := math.Abs(a[i].end().y-b[i].end().y) > eps
@@ -422,7 +422,7 @@ func TestFlatPoints(t *testing.T) {
 		if !ok {
 			t.Fatalf("parsePath(%q) failed", tt.d)
 		}
-		flatEnd, flatCtl, arc := flatPoints(segs)
+		flatEnd, flatCtl, arc, _ := flatPoints(segs, 0)
 		marks := func(b []bool) string {
 			var s strings.Builder
 			for _, v := range b {
