@@ -6,7 +6,7 @@ OUT     ?= dist
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check test bench fuzz serve stub stub-load clean
+.PHONY: build check test bench corpus fuzz serve stub stub-load clean
 
 build:
 	$(GO) run ./cmd/logoindex build -src $(SRC) -out $(OUT) -base-url $(BASE_URL)
@@ -36,6 +36,13 @@ test:
 BENCH_FLAGS ?=
 bench:
 	$(GO) run ./bench $(BENCH_FLAGS)
+
+# corpus converts simple-icons, devicon and @lobehub/icons-static-svg (the
+# versions bench/package-lock.json pins, installed into the bench cache)
+# into source-logos trees as a newcomer would write them, runs check and
+# build on each, and prints their problems by kind (bench/README.md).
+corpus:
+	$(GO) run ./bench corpus
 
 # fuzz runs every fuzz target for FUZZTIME each (go test allows one
 # target per run). Crashers land in testdata/fuzz/ and become regression
