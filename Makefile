@@ -17,7 +17,8 @@ check:
 # serve builds, then previews $(OUT) at http://$(ADDR)/ with the headers of
 # its _headers file, and rebuilds when $(SRC) changes (a broken edit prints
 # its problems and the last good tree stays). Built, not `go run`, so that
-# Ctrl-C ends it with status 0. SERVE_FLAGS="-log" prints every request.
+# Ctrl-C reaches it directly (it exits 130, as build and check do).
+# SERVE_FLAGS="-log" prints every request.
 ADDR ?= 127.0.0.1:8080
 SERVE_FLAGS ?=
 serve: build
