@@ -17,11 +17,13 @@ import (
 // at once.
 func TestSpecialFilesAreNotOpened(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	for name, data := range map[string]string{
 		"categories.yaml":    testCategories,
 		"acme/logo.yaml":     testMeta("Acme", "#FC6D26"),
 		"acme/icon-mono.svg": testMono,
-	})
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte(data))
+	}
 	fifo := filepath.Join(dir, "acme/icon.svg")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -64,19 +66,5 @@ func TestSpecialFilesAreNotOpened(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the build is still waiting on the named pipe after 20 s")
-	}
-}
-
-// writeTree creates files under dir; names are slash-separated.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
