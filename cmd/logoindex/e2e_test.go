@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -179,7 +180,9 @@ func startSite(t *testing.T, ctx context.Context) *site {
 	}()
 	t.Cleanup(func() {
 		stop()
-		if err := <-done; err != nil {
+		// Serve ends only when stopped and returns why (main turns a
+		// signal into the exit status).
+		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Errorf("serve: %v", err)
 		}
 		if msg := stderr.String(); msg != "" {

@@ -72,7 +72,7 @@ func TestSignalStopsBuild(t *testing.T) {
 		t.Skip("builds a few thousand logos; skipped with -short")
 	}
 	bin := buildBinary(t)
-	src := largeSource(t, 15)
+	src := largeSource(t, 10)
 	dir := t.TempDir()
 	command := func(args ...string) *exec.Cmd {
 		cmd := exec.Command(bin, args...)
@@ -91,11 +91,11 @@ func TestSignalStopsBuild(t *testing.T) {
 		code  int
 		after func(r *buildRun) // returns when the signal is to be sent
 	}{
-		{"build, SIGINT while checking", []string{"build"}, syscall.SIGINT, 130, func(*buildRun) { time.Sleep(300 * time.Millisecond) }},
+		{"build, SIGINT while checking", []string{"build"}, syscall.SIGINT, 130, func(*buildRun) { time.Sleep(150 * time.Millisecond) }},
 		{"build, SIGTERM while writing", []string{"build"}, syscall.SIGTERM, 143, func(r *buildRun) { r.waitForTemp() }},
 		{"build, SIGINT while writing", []string{"build"}, syscall.SIGINT, 130, func(r *buildRun) { r.waitForTemp() }},
-		{"check, SIGINT", []string{"check"}, syscall.SIGINT, 130, func(*buildRun) { time.Sleep(300 * time.Millisecond) }},
-		{"check, SIGTERM", []string{"check"}, syscall.SIGTERM, 143, func(*buildRun) { time.Sleep(300 * time.Millisecond) }},
+		{"check, SIGINT", []string{"check"}, syscall.SIGINT, 130, func(*buildRun) { time.Sleep(150 * time.Millisecond) }},
+		{"check, SIGTERM", []string{"check"}, syscall.SIGTERM, 143, func(*buildRun) { time.Sleep(150 * time.Millisecond) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append(tc.args, "-src", src)
