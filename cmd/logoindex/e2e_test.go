@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -182,8 +181,8 @@ func startSite(t *testing.T, ctx context.Context) *site {
 		stop()
 		// Serve ends only when stopped and returns why (main turns a
 		// signal into the exit status).
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Errorf("serve: %v", err)
+		if err := <-done; err != context.Cause(serveCtx) {
+			t.Errorf("serve: %v, want %v", err, context.Cause(serveCtx))
 		}
 		if msg := stderr.String(); msg != "" {
 			t.Errorf("serve printed errors:\n%s", msg)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -52,8 +51,8 @@ func serving(t *testing.T, args ...string) (base string, stdout, stderr *lineLog
 		cancel()
 		// Serve ends only when stopped, and says so: main turns the
 		// signal that stopped it into the exit status.
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Errorf("serve returned %v, want context.Canceled", err)
+		if err := <-done; err != context.Cause(ctx) {
+			t.Errorf("serve returned %v, want %v", err, context.Cause(ctx))
 		}
 	})
 	m, err := stdout.waitFor(ctx, regexp.MustCompile(`^serving .* at (http://127\.0\.0\.1:\d+)/ `))

@@ -83,6 +83,17 @@ func TestSignalStopsBuild(t *testing.T) {
 		t.Fatalf("first build: %v\n%s", err, out)
 	}
 	before := treeContents(t, filepath.Join(dir, "dist"))
+	// checking returns once the command reads the source, which it opens
+	// after it listens for signals: a signal while a loaded machine still
+	// starts the process would end it the default way, before main runs.
+	checking := func(r *buildRun) {
+		for start := time.Now(); time.Since(start) < 30*time.Second && !r.exited; time.Sleep(time.Millisecond) {
+			if holdsOpen(r.cmd.Process.Pid, src) {
+				time.Sleep(20 * time.Millisecond)
+				return
+			}
+		}
+	}
 
 	for _, tc := range []struct {
 		name  string
@@ -91,11 +102,11 @@ func TestSignalStopsBuild(t *testing.T) {
 		code  int
 		after func(r *buildRun) // returns when the signal is to be sent
 	}{
-		{"build, SIGINT while checking", []string{"build"}, syscall.SIGINT, 130, func(*buildRun) { time.Sleep(150 * time.Millisecond) }},
+		{"build, SIGINT while checking", []string{"build"}, syscall.SIGINT, 130, checking},
 		{"build, SIGTERM while writing", []string{"build"}, syscall.SIGTERM, 143, func(r *buildRun) { r.waitForTemp() }},
 		{"build, SIGINT while writing", []string{"build"}, syscall.SIGINT, 130, func(r *buildRun) { r.waitForTemp() }},
-		{"check, SIGINT", []string{"check"}, syscall.SIGINT, 130, func(*buildRun) { time.Sleep(150 * time.Millisecond) }},
-		{"check, SIGTERM", []string{"check"}, syscall.SIGTERM, 143, func(*buildRun) { time.Sleep(150 * time.Millisecond) }},
+		{"check, SIGINT", []string{"check"}, syscall.SIGINT, 130, checking},
+		{"check, SIGTERM", []string{"check"}, syscall.SIGTERM, 143, checking},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append(tc.args, "-src", src)
@@ -138,6 +149,25 @@ func TestSignalStopsBuild(t *testing.T) {
 			t.Logf("%v: exit %d after %v", tc.sig, tc.code, took.Round(time.Millisecond))
 		})
 	}
+}
+
+// holdsOpen reports whether process pid has path open, on Linux from
+// /proc; elsewhere it waits a second and says yes.
+func holdsOpen(pid int, path string) bool {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		if _, statErr := os.Stat("/proc/self/fd"); statErr != nil {
+			time.Sleep(time.Second)
+			return true
+		}
+		return false
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err == nil && target == path {
+			return true
+		}
+	}
+	return false
 }
 
 // TestSignalStopsServe stops a serving, watching preview with SIGTERM.
