@@ -6,7 +6,7 @@ OUT     ?= dist
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check test bench fuzz serve stub stub-load clean
+.PHONY: build check test bench corpus fuzz serve stub stub-load clean
 
 build:
 	$(GO) run ./cmd/logoindex build -src $(SRC) -out $(OUT) -base-url $(BASE_URL)
@@ -17,7 +17,8 @@ check:
 # serve builds, then previews $(OUT) at http://$(ADDR)/ with the headers of
 # its _headers file, and rebuilds when $(SRC) changes (a broken edit prints
 # its problems and the last good tree stays). Built, not `go run`, so that
-# Ctrl-C ends it with status 0. SERVE_FLAGS="-log" prints every request.
+# Ctrl-C reaches it directly (it exits 130, as build and check do).
+# SERVE_FLAGS="-log" prints every request.
 ADDR ?= 127.0.0.1:8080
 SERVE_FLAGS ?=
 serve: build
@@ -36,6 +37,13 @@ test:
 BENCH_FLAGS ?=
 bench:
 	$(GO) run ./bench $(BENCH_FLAGS)
+
+# corpus converts simple-icons, devicon and @lobehub/icons-static-svg (the
+# versions bench/package-lock.json pins, installed into the bench cache)
+# into source-logos trees as a newcomer would write them, runs check and
+# build on each, and prints their problems by kind (bench/README.md).
+corpus:
+	$(GO) run ./bench corpus
 
 # fuzz runs every fuzz target for FUZZTIME each (go test allows one
 # target per run). Crashers land in testdata/fuzz/ and become regression

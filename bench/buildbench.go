@@ -3,148 +3,32 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
 )
 
-// siIcon is one entry of simple-icons' data/simple-icons.json.
-type siIcon struct {
-	Title      string `json:"title"`
-	Slug       string `json:"slug"`
-	Hex        string `json:"hex"`
-	Source     string `json:"source"`
-	Guidelines string `json:"guidelines"`
-	License    *struct {
-		Type string `json:"type"`
-		URL  string `json:"url"`
-	} `json:"license"`
-}
-
-var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
-// writeSimpleIconsSource turns simple-icons into a logoindex source folder
-// of copies × 3,470 logos: icon.svg filled with the brand colour,
-// icon-mono.svg with currentColor. Copies after the first get other slugs
-// (the synthetic corpus of the scaling goal). It returns the logo slugs.
+// writeSimpleIconsSource writes simple-icons as a logoindex source folder
+// of copies × 3,470 logos (see simpleIconsLogos) and returns the slugs.
 func writeSimpleIconsSource(modules, dir string, copies int) ([]string, error) {
-	data, err := os.ReadFile(filepath.Join(modules, "simple-icons", "data", "simple-icons.json"))
+	cats, logos, err := simpleIconsLogos(modules, copies)
 	if err != nil {
 		return nil, err
 	}
-	var icons []siIcon
-	if err := json.Unmarshal(data, &icons); err != nil {
-		return nil, fmt.Errorf("simple-icons.json: %w", err)
-	}
-	if err := os.RemoveAll(dir); err != nil {
+	if err := writeSourceTree(dir, cats, logos); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	cats := "- {slug: brands, name: Brands}\n"
-	if err := os.WriteFile(filepath.Join(dir, "categories.yaml"), []byte(cats), 0o644); err != nil {
-		return nil, err
-	}
-	used, usedComp := map[string]bool{}, map[string]bool{}
-	var slugs []string
-	for copy := 1; copy <= copies; copy++ {
-		for _, ic := range icons {
-			svg, err := os.ReadFile(filepath.Join(modules, "simple-icons", "icons", ic.Slug+".svg"))
-			if err != nil {
-				return nil, err
-			}
-			slug := strings.Trim(strings.ReplaceAll(strings.ToLower(ic.Slug), "_", "-"), "-")
-			if copy > 1 {
-				slug += fmt.Sprintf("-x%d", copy)
-			}
-			for n := 2; used[slug] || !slugRE.MatchString(slug); n++ {
-				slug = fmt.Sprintf("logo-%x-%d", sha256.Sum256([]byte(ic.Slug)), n)[:20]
-			}
-			used[slug] = true
-			slugs = append(slugs, slug)
-			// Names like "Hive" repeat; the component, derived from the
-			// name by default, must not.
-			comp := component(slug)
-			for n := 2; usedComp[comp]; n++ {
-				comp = fmt.Sprintf("%sN%dIcon", strings.TrimSuffix(component(slug), "Icon"), n)
-			}
-			usedComp[comp] = true
-			ld := filepath.Join(dir, slug)
-			if err := os.Mkdir(ld, 0o755); err != nil {
-				return nil, err
-			}
-			files := map[string][]byte{
-				"logo.yaml":     logoYAML(ic, comp),
-				"icon.svg":      withRootFill(svg, "#"+strings.ToUpper(ic.Hex)),
-				"icon-mono.svg": withRootFill(svg, "currentColor"),
-			}
-			for name, b := range files {
-				if err := os.WriteFile(filepath.Join(ld, name), b, 0o644); err != nil {
-					return nil, err
-				}
-			}
-		}
+	slugs := make([]string, len(logos))
+	for i, l := range logos {
+		slugs[i] = l.Slug
 	}
 	return slugs, nil
-}
-
-// component is the PascalCase component name of a slug.
-func component(slug string) string {
-	var b strings.Builder
-	for _, part := range strings.Split(slug, "-") {
-		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
-	}
-	c := b.String() + "Icon"
-	if c[0] < 'A' || c[0] > 'Z' {
-		c = "Logo" + c
-	}
-	return c
-}
-
-func logoYAML(ic siIcon, component string) []byte {
-	q := func(s string) string { b, _ := json.Marshal(s); return string(b) } // JSON strings are YAML
-	source := ic.Source
-	if !strings.HasPrefix(source, "https://") && !strings.HasPrefix(source, "http://") {
-		source = "https://simpleicons.org"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "name: %s\nhex: \"#%s\"\ncategories: [brands]\nsource: %s\ncomponent: %s\n", q(ic.Title), strings.ToUpper(ic.Hex), q(source), component)
-	switch {
-	case ic.License == nil || ic.License.Type == "":
-		b.WriteString("license: CC0-1.0\n") // simple-icons' own licence for its SVGs
-	case ic.License.Type == "custom":
-		fmt.Fprintf(&b, "license: LicenseRef-Custom\nlicense_url: %s\n", q(ic.License.URL))
-	default:
-		fmt.Fprintf(&b, "license: %s\n", q(ic.License.Type))
-		if ic.License.URL != "" {
-			fmt.Fprintf(&b, "license_url: %s\n", q(ic.License.URL))
-		}
-	}
-	if strings.HasPrefix(ic.Guidelines, "https://") || strings.HasPrefix(ic.Guidelines, "http://") {
-		fmt.Fprintf(&b, "guidelines: %s\n", q(ic.Guidelines))
-	}
-	return []byte(b.String())
-}
-
-// withRootFill sets fill on the root <svg> of a simple-icons file.
-func withRootFill(svg []byte, fill string) []byte {
-	i := bytes.Index(svg, []byte("<svg"))
-	if i < 0 {
-		return svg
-	}
-	i += len("<svg")
-	out := slices.Clone(svg[:i])
-	out = append(out, ` fill="`+fill+`"`...)
-	return append(out, svg[i:]...)
 }
 
 // setFirstFill replaces the value of the first fill attribute, the root's
@@ -152,7 +36,7 @@ func withRootFill(svg []byte, fill string) []byte {
 func setFirstFill(svg []byte, fill string) []byte {
 	i := bytes.Index(svg, []byte(` fill="`))
 	if i < 0 {
-		return withRootFill(svg, fill)
+		return setRootPaint(svg, fill)
 	}
 	i += len(` fill="`)
 	j := bytes.IndexByte(svg[i:], '"')

@@ -6,6 +6,9 @@
 // cp -r of its output, no-op and one-change rebuilds, peak RSS, and a 4x
 // synthetic corpus), prints one table and writes it to bench/results.json.
 //
+// `bench corpus` (make corpus) converts the three corpora into
+// source-logos trees and runs check and build on each (corpuscheck.go).
+//
 // Everything it downloads (npm ci of bench/package-lock.json) and renders
 // lives in a cache folder outside the repository: see README.md beside this
 // file. Run it from the repository root.
@@ -26,7 +29,11 @@ import (
 )
 
 func main() {
-	if err := runBench(); err != nil {
+	run := runBench
+	if len(os.Args) > 1 && os.Args[1] == "corpus" {
+		run = func() error { return runCorpusCheck(os.Args[2:]) }
+	}
+	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}

@@ -18,7 +18,9 @@ package generator
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
+	"path"
 )
 
 // Options configures Build. The zero value builds with root-relative URLs,
@@ -50,7 +52,7 @@ type Result struct {
 // of every logo as a ProblemList error (warnings included, sorted) and no
 // files. It writes nothing: pass Result.Files to WriteTree.
 func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
-	source, probs := Load(src, opts.Dir)
+	source, probs := Load(ctx, src, opts.Dir)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -65,9 +67,44 @@ func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
 	}
 	ro := opts.Render
 	ro.cache = opts.Cache
-	files, err := Render(col, ro)
+	files, err := Render(ctx, col, ro)
 	if err != nil {
 		return nil, err
 	}
+	if err := clashProblems(col, files); err != nil {
+		return nil, err
+	}
 	return &Result{Collection: col, Files: files, Warnings: probs.Warnings()}, nil
+}
+
+// clashProblems turns outputs that would land on one path into problems of
+// the logos that own them: a slug can name a path the build uses for
+// something else (slug "registry" gives r/registry.json, the registry
+// index). The paths come from the rendered files themselves, so every
+// output of every kind is covered. A clash between two files of the
+// collection is a bug of the build, returned as an internal error.
+func clashProblems(col *Collection, files []OutFile) error {
+	dirs := map[string]string{}
+	for _, l := range col.Logos {
+		dirs[l.Slug] = path.Dir(l.MetaPath)
+	}
+	var probs ProblemList
+	for _, c := range findClashes(files) {
+		if c.A.Logo == "" && c.B.Logo == "" {
+			return c
+		}
+		for _, own := range [][2]OutFile{{c.A, c.B}, {c.B, c.A}} {
+			f, other := own[0], own[1]
+			if f.Logo == "" {
+				continue
+			}
+			with := "the collection's " + other.Name
+			if other.Logo != "" {
+				with = fmt.Sprintf("logo %q's %s", other.Logo, other.Name)
+			}
+			probs.Errorf(dirs[f.Logo], 0, 0, "slug %q would write %s, which collides with %s; rename the folder", f.Logo, f.Name, with)
+		}
+	}
+	probs.Sort()
+	return probs.Err()
 }

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io/fs"
 	"maps"
@@ -277,5 +278,58 @@ func TestRenderRootRelative(t *testing.T) {
 	}
 	if !strings.Contains(files["api/logos/gitea.json"], `"icon":"/logos/gitea/icon.svg"`) {
 		t.Errorf("detail SVG URLs must be root-relative: %s", files["api/logos/gitea.json"])
+	}
+}
+
+// TestWriteTreeRefusesClashingOutputs: two outputs with one path would be
+// written in parallel, one over the other. The writer refuses them before
+// it writes anything.
+func TestWriteTreeRefusesClashingOutputs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files []OutFile
+		want  string
+	}{
+		{"one name twice", []OutFile{
+			{Name: "api/logos.json", Data: []byte("{}")},
+			{Name: "r/registry.json", Data: []byte("index")},
+			{Name: "r/registry.json", Data: []byte("item"), Logo: "registry"},
+		}, "internal error: two outputs are named r/registry.json"},
+		{"a file and a folder", []OutFile{
+			{Name: "api/logos.json", Data: []byte("{}")},
+			{Name: "logos/x", Data: []byte("file")},
+			{Name: "logos/x/icon.svg", Data: []byte("<svg/>")},
+		}, "internal error: output logos/x is also a folder of logos/x/icon.svg"},
+		{"not a clean path", []OutFile{{Name: "../escape", Data: []byte("x")}},
+			`internal error: output name "../escape" is not a clean relative path`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := t.TempDir()
+			err := WriteTree(context.Background(), filepath.Join(parent, "dist"), tc.files)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if entries, _ := os.ReadDir(parent); len(entries) > 0 {
+				t.Errorf("wrote %s before refusing", entries[0].Name())
+			}
+		})
+	}
+}
+
+// TestSlugClashesWithOutput: the slug "registry" gives the registry item
+// r/registry.json, the registry index's path. Derived from the rendered
+// outputs, the clash is a problem of the logo, naming both.
+func TestSlugClashesWithOutput(t *testing.T) {
+	m := testTree()
+	m["registry/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("Registry", "#FC6D26"))}
+	m["registry/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+	_, err := Build(context.Background(), m, Options{Dir: "src"})
+	want := []string{`src/registry: slug "registry" would write r/registry.json, which collides with the collection's r/registry.json; rename the folder`}
+	var probs ProblemList
+	if !errors.As(err, &probs) {
+		t.Fatalf("Build: %v, want problems", err)
+	}
+	if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -114,7 +114,10 @@ func TestGeneratedBadInput(t *testing.T) {
 			}
 			f.Truncate(100 << 20)
 			f.Close()
-		}, "src/acme/wordmark.svg: is 100 MiB; the limit is 256 KiB\n"},
+		}, "src/acme/wordmark.svg: is 100 MiB; the limit is 512 KiB\n"},
+		{"file name that forges a line", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "acme/x\nINJECTED: checked 2 logos: no errors\x1b[2K"), nil, 0o644)
+		}, `src/acme/x\nINJECTED: checked 2 logos: no errors\x1b[2K: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
 		{"10 MB YAML", func(t *testing.T, dir string) {
 			line := "# " + strings.Repeat("x", 1022) + "\n"
 			os.WriteFile(filepath.Join(dir, "acme/logo.yaml"), []byte(testMeta("Acme", "#FC6D26")+strings.Repeat(line, 10<<10)), 0o644)

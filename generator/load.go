@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,10 +19,13 @@ var Variants = []string{"icon", "icon-mono", "icon-dark", "wordmark", "wordmark-
 // Size limits on input files. They bound the memory and time of a build
 // whatever a pull request contains.
 const (
-	MaxSVGSize        = 256 << 10
+	MaxSVGSize        = 512 << 10
 	MaxLogoYAMLSize   = 64 << 10
 	MaxCategoriesSize = 1 << 20
 	MaxSlugLen        = 64
+	// LargeSVGSize is where an SVG gets a warning: the largest artwork of
+	// the public packages is 342 KB, and most logos are under 10 KB.
+	LargeSVGSize = 256 << 10
 )
 
 var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -50,7 +54,8 @@ type Source struct {
 // logo. dir is the name the user gave the tree; it prefixes every path in
 // problems. Load reports every structural problem it finds (unexpected files,
 // bad slugs, links, oversized files) and never follows a symbolic link.
-func Load(fsys fs.FS, dir string) (*Source, ProblemList) {
+// When ctx is done it stops reading and returns what it has.
+func Load(ctx context.Context, fsys fs.FS, dir string) (*Source, ProblemList) {
 	var probs ProblemList
 	display := func(name string) string { return displayPath(dir, name) }
 
@@ -66,10 +71,15 @@ func Load(fsys fs.FS, dir string) (*Source, ProblemList) {
 		names[e.Name()] = true
 	}
 	for _, e := range entries {
+		if ctx.Err() != nil {
+			break
+		}
 		name := e.Name()
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			probs.Errorf(display(name), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
+		case !e.IsDir() && !e.Type().IsRegular():
+			probs.Errorf(display(name), 0, 0, "%s", notRegular(e.Type()))
 		case name == "categories.yaml":
 			if e.IsDir() {
 				probs.Errorf(display(name), 0, 0, "is a folder; categories.yaml must be a file")
@@ -111,6 +121,8 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			probs.Errorf(displayPath(dir, rel), 0, 0, "is a symbolic link; links are never followed: replace it with the real file")
+		case !e.IsDir() && !e.Type().IsRegular():
+			probs.Errorf(displayPath(dir, rel), 0, 0, "%s", notRegular(e.Type()))
 		case e.IsDir():
 			if name == "logo.yaml" || variantOfFile(name) != "" {
 				probs.Errorf(displayPath(dir, rel), 0, 0, "is a folder; %s must be a file", name)
@@ -122,6 +134,9 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 		case variantOfFile(name) != "":
 			if f := readFile(fsys, dir, rel, MaxSVGSize, probs); f != nil {
 				l.Variants[variantOfFile(name)] = f
+				if len(f.Data) > LargeSVGSize {
+					probs.Warnf(f.Path, 0, 0, "is %s, over %s; a logo rarely needs that much: it may want re-exporting with simpler paths and no embedded images or fonts", formatSize(int64(len(f.Data))), formatSize(LargeSVGSize))
+				}
 			}
 		default:
 			msg := "unexpected file; " + allowedFilesHint
@@ -209,7 +224,24 @@ func suggestSlug(name string) string {
 	return s
 }
 
+// notRegular says why a directory entry that is neither a folder, a link
+// nor a regular file is refused. Such a file is never opened: opening a
+// named pipe waits for a writer for ever, and a device can be endless.
+func notRegular(t fs.FileMode) string {
+	what := "a special file"
+	switch {
+	case t&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case t&fs.ModeSocket != 0:
+		what = "a socket"
+	case t&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return "is " + what + ", not a regular file; it was not opened: replace it with a regular file"
+}
+
 // readFile reads name, refusing files over limit before reading them whole.
+// Load has checked from its directory entry that it is a regular file.
 func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *SourceFile {
 	p := displayPath(dir, name)
 	f, err := fsys.Open(name)

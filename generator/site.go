@@ -168,7 +168,7 @@ var variantText = map[string][3]string{
 // renderSite renders the HTML pages and CDN files of the site from the
 // templates in tmpl (issue 4: gallery, logo pages, _headers). details[i] is
 // the detail JSON of col.Logos[i].
-func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, details []Detail) ([]OutFile, error) {
+func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, details []Detail) ([]OutFile, error) {
 	if len(details) != len(col.Logos) {
 		return nil, fmt.Errorf("internal error: %d details for %d logos", len(details), len(col.Logos))
 	}
@@ -230,7 +230,7 @@ func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, det
 	// Logo pages in parallel: a 5,000-logo build renders 5,000 of them.
 	logoPages := make([]OutFile, len(col.Logos))
 	errs := make([]error, len(col.Logos))
-	parallel(context.Background(), len(col.Logos), 0, func(i int) {
+	parallel(ctx, len(col.Logos), 0, func(i int) {
 		l, d := col.Logos[i], details[i]
 		data := logoData{
 			pageData: pageData{
@@ -261,8 +261,11 @@ func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, det
 			f, err := page(name, siteLogoTmpl, data)
 			return f.Data, err
 		})
-		logoPages[i], errs[i] = OutFile{Name: name, Data: b}, err
+		logoPages[i], errs[i] = OutFile{Name: name, Data: b, Logo: l.Slug}, err
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err // the first is enough: a template error repeats on every page

@@ -373,7 +373,7 @@ func TestSiteEscapesAndEdges(t *testing.T) {
 			Variants: []*VariantFile{{Variant: "icon", Meta: meta, Optimised: file, JSX: jsx, Info: &svg.Info{ViewBox: [4]float64{0, 0, 24, 12}}}},
 		}},
 	}
-	files, err := Render(col, RenderOptions{})
+	files, err := Render(context.Background(), col, RenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +398,7 @@ func TestSiteEscapesAndEdges(t *testing.T) {
 		t.Errorf("variant image lacks its intrinsic size:\n%s", page)
 	}
 
-	empty, err := Render(&Collection{}, RenderOptions{BaseURL: siteBase})
+	empty, err := Render(context.Background(), &Collection{}, RenderOptions{BaseURL: siteBase})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,9 +37,12 @@ type Logo struct {
 	Aliases    []string
 	Guidelines string
 	Component  string
-	Install    string         // as written in logo.yaml; "" means the build's template
-	Variants   []*VariantFile // in the order of Variants
-	MetaPath   string         // display path of logo.yaml
+	// ComponentAt is where logo.yaml sets component:; zero when Component
+	// is the default.
+	ComponentAt Pos
+	Install     string         // as written in logo.yaml; "" means the build's template
+	Variants    []*VariantFile // in the order of Variants
+	MetaPath    string         // display path of logo.yaml
 
 	// key hashes the logo's source files; renders of the logo are cached
 	// under keys derived from it. Empty when there is no cache.
@@ -116,7 +119,6 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 
 	col := &Collection{}
 	counts := map[string]int{}
-	components := map[string]*Logo{}
 	for _, l := range logos {
 		if l == nil {
 			continue
@@ -125,12 +127,11 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 		for _, c := range l.Categories {
 			counts[c]++
 		}
-		if first, dup := components[l.Component]; dup && l.Component != "" {
-			probs.Errorf(l.MetaPath, 0, 0, "component name %s is also %s's; set component: to a unique name (for example %s)", l.Component, first.Slug, pascal(l.Slug)+"Icon")
-		} else {
-			components[l.Component] = l
-		}
 	}
+	// A template that cannot be read or run fails Render with its own
+	// error; until then there are no template names to avoid.
+	used, suffixes, _ := templateNames(opts.Render.Templates)
+	probs = append(probs, checkComponents(col.Logos, used, suffixes)...)
 	for _, c := range cats {
 		col.Categories = append(col.Categories, CategoryCount{Category: c, Count: counts[c.Slug]})
 	}
@@ -185,6 +186,8 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 	}
 	if logo.Component == "" && m.Name != "" {
 		logo.Component = DefaultComponent(m.Name, ls.Slug)
+	} else if logo.Component != "" {
+		logo.ComponentAt = m.Pos["component"]
 	}
 	for _, name := range Variants {
 		f := ls.Variants[name]
@@ -264,18 +267,92 @@ func paintList(ps []svg.PaintUse) string {
 	return strings.Join(seen, ", ")
 }
 
-// DefaultComponent derives a component name from the display name:
-// "Next.js" gives NextJsIcon, "GitHub" gives GitHubIcon. Names with no
-// ASCII letters fall back to the slug.
+// DefaultComponent is the component name of a logo that sets none. It is
+// the display name in PascalCase when that spells the slug, ignoring case
+// and hyphens ("GitHub" for github gives GitHubIcon, "Next.js" for nextjs
+// NextJsIcon), and otherwise the slug in PascalCase ("C++" for cplusplus
+// gives CplusplusIcon, "Backstage" for backstage-casting
+// BackstageCastingIcon); then "Icon" is appended. Slugs are unique, so two
+// defaults differ unless two slugs differ only in hyphens. A name that
+// would start with a digit gets "Logo" in front ("1Password" gives
+// Logo1PasswordIcon).
 func DefaultComponent(name, slug string) string {
 	p := pascal(name)
-	if p == "" {
+	if !strings.EqualFold(p, strings.ReplaceAll(slug, "-", "")) {
 		p = pascal(slug)
 	}
-	if p == "" || !unicode.IsLetter(rune(p[0])) {
+	if p == "" || p[0] < 'A' || p[0] > 'Z' {
 		p = "Logo" + p
 	}
 	return p + "Icon"
+}
+
+// checkComponents reports logos whose component would declare a name that
+// another logo's component also declares, or that the component template
+// uses (used). A component C declares C+x for every x of suffixes (C,
+// CProps, CVariant with the shipped template). The first logo in slug
+// order keeps a name; the others are told of one that is free.
+func checkComponents(logos []*Logo, used map[string]bool, suffixes []string) ProblemList {
+	if len(suffixes) == 0 {
+		suffixes = []string{""}
+	}
+	declared := map[string]bool{} // by any logo, for suggestions
+	for _, l := range logos {
+		for _, x := range suffixes {
+			declared[l.Component+x] = true
+		}
+	}
+	free := func(c string) bool {
+		for _, x := range suffixes {
+			if used[c+x] || declared[c+x] {
+				return false
+			}
+		}
+		return true
+	}
+	var probs ProblemList
+	owner := map[string]*Logo{}
+	for _, l := range logos {
+		if l.Component == "" {
+			continue
+		}
+		clash := ""
+		for _, x := range suffixes {
+			n, whose := l.Component+x, ""
+			if used[n] {
+				whose = "a name the component template uses"
+			} else if o := owner[n]; o != nil {
+				whose = "also " + o.Slug + "'s"
+			} else {
+				continue
+			}
+			clash = l.Component + " is " + whose
+			if x != "" {
+				clash = fmt.Sprintf("%s declares %s, which is %s", l.Component, n, whose)
+			}
+			break
+		}
+		if clash == "" {
+			for _, x := range suffixes {
+				owner[l.Component+x] = l
+			}
+			continue
+		}
+		base := strings.TrimSuffix(DefaultComponent("", l.Slug), "Icon")
+		suggestion := base + "Icon"
+		for n := 2; !free(suggestion); n++ {
+			suggestion = fmt.Sprintf("%s%dIcon", base, n)
+		}
+		for _, x := range suffixes {
+			declared[suggestion+x] = true
+		}
+		what := "component name"
+		if l.ComponentAt == (Pos{}) {
+			what = "default component name"
+		}
+		probs.Errorf(l.MetaPath, l.ComponentAt.Line, l.ComponentAt.Col, "%s %s; set component: to a unique name, for example %s", what, clash, suggestion)
+	}
+	return probs
 }
 
 // pascal joins the ASCII letter-and-digit words of s, each starting with an

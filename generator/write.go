@@ -42,6 +42,14 @@ func WriteTree(ctx context.Context, dir string, files []OutFile) error {
 // one instead of written again. The swap stays atomic and the result is
 // exactly what WriteTree would write.
 func WriteTreeCached(ctx context.Context, dir string, files []OutFile, cache *Cache) error {
+	for _, f := range files {
+		if !fs.ValidPath(f.Name) || f.Name == "." {
+			return fmt.Errorf("internal error: output name %q is not a clean relative path", f.Name)
+		}
+	}
+	if c := findClashes(files); len(c) > 0 {
+		return c[0]
+	}
 	dir = filepath.Clean(dir)
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
 	if base == "." || base == string(filepath.Separator) || base == ".." {
@@ -168,9 +176,6 @@ func manifestOf(root string, files []OutFile, hashes []string) (Manifest, error)
 func writeFiles(ctx context.Context, root, old string, files []OutFile, hashes []string, prev Manifest) error {
 	made := map[string]bool{".": true}
 	for _, f := range files {
-		if !fs.ValidPath(f.Name) || f.Name == "." {
-			return fmt.Errorf("internal error: output name %q is not a clean relative path", f.Name)
-		}
 		d := path.Dir(f.Name)
 		if !made[d] {
 			if err := os.MkdirAll(filepath.Join(root, filepath.FromSlash(d)), 0o755); err != nil {
@@ -286,4 +291,37 @@ func lockOutput(parent, base string) (func(), error) {
 		return nil, err
 	}
 	return func() { f.Close() }, nil
+}
+
+// outputClash is two outputs that would land on one path: they have the
+// same name, or B's name is a folder in A's.
+type outputClash struct{ A, B OutFile }
+
+func (c outputClash) Error() string {
+	if c.A.Name == c.B.Name {
+		return fmt.Sprintf("internal error: two outputs are named %s", c.A.Name)
+	}
+	return fmt.Sprintf("internal error: output %s is also a folder of %s", c.B.Name, c.A.Name)
+}
+
+// findClashes returns every pair of files that cannot both be written, in
+// the order of files.
+func findClashes(files []OutFile) []outputClash {
+	byName := make(map[string]int, len(files))
+	var clashes []outputClash
+	for i, f := range files {
+		if j, dup := byName[f.Name]; dup {
+			clashes = append(clashes, outputClash{files[j], f})
+		} else {
+			byName[f.Name] = i
+		}
+	}
+	for _, f := range files {
+		for d := path.Dir(f.Name); d != "."; d = path.Dir(d) {
+			if j, ok := byName[d]; ok {
+				clashes = append(clashes, outputClash{f, files[j]})
+			}
+		}
+	}
+	return clashes
 }

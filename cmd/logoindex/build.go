@@ -65,6 +65,12 @@ func (b *buildFlags) validate() error {
 		return err
 	}
 	b.baseURL = base
+	// The install command is shown with a Copy button: the template obeys
+	// the rule of install: in logo.yaml, once filled in.
+	example := strings.NewReplacer("{base}", base, "{slug}", "acme", "{component}", "AcmeIcon").Replace(b.install)
+	if msg := generator.CheckInstall(example); msg != "" {
+		return usageError("-install-template %q gives %q: %s", b.install, example, msg)
+	}
 	return nil
 }
 

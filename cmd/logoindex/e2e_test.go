@@ -179,8 +179,10 @@ func startSite(t *testing.T, ctx context.Context) *site {
 	}()
 	t.Cleanup(func() {
 		stop()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+		// Serve ends only when stopped and returns why (main turns a
+		// signal into the exit status).
+		if err := <-done; err != context.Cause(serveCtx) {
+			t.Errorf("serve: %v, want %v", err, context.Cause(serveCtx))
 		}
 		if msg := stderr.String(); msg != "" {
 			t.Errorf("serve printed errors:\n%s", msg)

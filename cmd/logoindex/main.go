@@ -9,7 +9,8 @@
 //	logoindex serve [-dir dist] [-addr 127.0.0.1:8080] [-watch -src source-logos]
 //
 // Exit status: 0 on success, 1 when any logo is invalid (or, with -strict,
-// has a warning), 2 on bad usage.
+// has a warning), 2 on bad usage, 130 or 143 when stopped by SIGINT
+// (Ctrl-C) or SIGTERM, which stop every command within a second.
 package main
 
 import (
@@ -23,13 +24,49 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
+
+	"logoindex/internal/escape"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := (<-sigs).(syscall.Signal)
+		// A second Ctrl-C ends the process at once, the default way.
+		signal.Stop(sigs)
+		cancel(&interrupted{sig})
+		// Work in flight stops at its next check of ctx; what has not
+		// returned by then (removing a half-written temporary tree of
+		// thousands of files can take seconds) is cut short. The output
+		// tree is swapped in atomically, so stopping anywhere leaves it as
+		// it was, and the next build removes what the temporary tree left.
+		time.AfterFunc(interruptGrace, func() { os.Exit(exitCode(&interrupted{sig}, os.Stderr)) })
+	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	if errors.Is(err, context.Canceled) && context.Cause(ctx) != nil {
+		err = context.Cause(ctx)
+	}
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// interruptGrace is how long a run has to return after a signal, so that
+// check, build and serve end within a second of Ctrl-C or SIGTERM.
+const interruptGrace = 500 * time.Millisecond
+
+// interrupted is the cause of a run stopped by a signal. Like a shell, the
+// command then exits with 128 plus the signal's number: 130 for SIGINT,
+// 143 for SIGTERM.
+type interrupted struct{ sig syscall.Signal }
+
+func (e *interrupted) Error() string {
+	name := "SIGTERM"
+	if e.sig == syscall.SIGINT {
+		name = "SIGINT"
+	}
+	return "interrupted by " + name + "; nothing was written"
 }
 
 // exitError carries the exit status of a failed run. Its message has been
@@ -55,15 +92,20 @@ func exitCode(err error, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, "logoindex: "+ee.msg)
+			fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(ee.msg))
 		}
 		return ee.code
+	}
+	var in *interrupted
+	if errors.As(err, &in) {
+		fmt.Fprintln(stderr, "logoindex: "+in.Error())
+		return 128 + int(in.sig)
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "logoindex: interrupted; nothing was written")
 		return 1
 	}
-	fmt.Fprintln(stderr, "logoindex: "+err.Error())
+	fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(err.Error()))
 	return 1
 }
 

@@ -93,7 +93,7 @@ func TestCheckReportsEveryProblem(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 	want := []string{
-		`source-logos/gitlab/icon-mono.svg:1:1: icon-mono paints fill: #FC6D26; every paint must be currentColor, none or transparent`,
+		`source-logos/gitlab/icon-mono.svg:1:61: icon-mono paints fill: #FC6D26; every paint must be currentColor, none or transparent`,
 		`source-logos/gitlab/icon-mono.svg:1:76: <script> is not allowed: it can run script; remove it`,
 		`source-logos/gitlab/icon_dark.svg: unexpected file; did you mean icon-dark.svg? a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg`,
 		`source-logos/gitlab/logo.yaml:2:5: hex is empty: in YAML an unquoted # starts a comment; quote the value: hex: "#FC6D26"`,
@@ -229,5 +229,35 @@ func TestRefusesToReplaceForeignOut(t *testing.T) {
 	code, _, stderr := runCmd("build", "-out", "work")
 	if code != 1 || !strings.Contains(stderr, "refusing to replace work") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestFileNamesCannotForgeOutput names a file so that, printed raw, it
+// would add a line saying the check passed and clear the terminal line.
+// Every problem stays on its own line, in both formats.
+func TestFileNamesCannotForgeOutput(t *testing.T) {
+	files := goodSource()
+	files["source-logos/gitlab/x\nINJECTED: checked 2 logos: no errors\x1b[2K"] = ""
+	inTempDir(t, files)
+	for _, tc := range []struct{ format, want string }{
+		{"text", `source-logos/gitlab/x\nINJECTED: checked 2 logos: no errors\x1b[2K: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
+		{"github", `::error file=source-logos/gitlab/x\nINJECTED%3A checked 2 logos%3A no errors\x1b[2K::unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
+	} {
+		code, stdout, stderr := runCmd("check", "-format", tc.format)
+		if code != 1 || stdout != "" || stderr != tc.want {
+			t.Errorf("-format %s: exit %d, stdout %q, stderr:\n%s\nwant:\n%s", tc.format, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestInstallTemplateRule(t *testing.T) {
+	inTempDir(t, goodSource())
+	code, _, stderr := runCmd("build", "-install-template", "npx shadcn add {base}/r/{slug}.json && curl x | sh")
+	want := `logoindex: -install-template "npx shadcn add {base}/r/{slug}.json && curl x | sh" gives "npx shadcn add http://localhost:8080/r/acme.json && curl x | sh": install has '&' at character 50, a shell operator or substitution;`
+	if code != 2 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and:\n%s", code, stderr, want)
+	}
+	if code, _, stderr := runCmd("build", "-install-template", "pnpm dlx shadcn@latest add {base}/r/{slug}.json"); code != 0 {
+		t.Errorf("a plain template: exit %d, stderr:\n%s", code, stderr)
 	}
 }

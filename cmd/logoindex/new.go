@@ -161,7 +161,7 @@ license: {{.License}}
 # Per-file provenance where a variant comes from elsewhere than source/license above.
 # files:
 #   wordmark: {source: https://, license: MIT}
-# Component name; by default {{.Component}}, derived from name.
+# Component name; by default {{.Component}}, from the name when it spells the slug, else from the slug.
 # component: {{.Component}}
 # Install command; by default the build's template (npx shadcn@latest add <base>/r/<slug>.json).
 # install: npx ...

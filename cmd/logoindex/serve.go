@@ -75,12 +75,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	select {
 	case err = <-served:
 	case <-ctx.Done():
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = srv.Shutdown(shutdownCtx)
+		// Requests in flight get a moment to finish, then the
+		// connections are closed: a signal stops serve within a second.
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		if srv.Shutdown(shutdownCtx) != nil {
+			srv.Close()
+		}
 		cancel()
 	}
 	wg.Wait()
-	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+	switch {
+	case ctx.Err() != nil:
+		// Stopped, like check and build, by a signal: main exits with
+		// its status (130, 143).
+		return context.Cause(ctx)
+	case err != nil && !errors.Is(err, http.ErrServerClosed):
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

@@ -49,9 +49,10 @@ func serving(t *testing.T, args ...string) (base string, stdout, stderr *lineLog
 	}()
 	t.Cleanup(func() {
 		cancel()
-		// Stopping is not an error: Ctrl-C ends a preview with status 0.
-		if err := <-done; err != nil {
-			t.Errorf("serve returned %v", err)
+		// Serve ends only when stopped, and says so: main turns the
+		// signal that stopped it into the exit status.
+		if err := <-done; err != context.Cause(ctx) {
+			t.Errorf("serve returned %v, want %v", err, context.Cause(ctx))
 		}
 	})
 	m, err := stdout.waitFor(ctx, regexp.MustCompile(`^serving .* at (http://127\.0\.0\.1:\d+)/ `))

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"logoindex/internal/escape"
 )
 
 // Pos is a 1-based line and column in a source file; 0 means unknown.
@@ -46,10 +48,12 @@ type Problem struct {
 
 // Error formats the problem as "path:line:col: message", dropping the
 // parts of the position that are unknown, and prefixing warnings with
-// "warning: " so the two levels read apart.
+// "warning: " so the two levels read apart. Characters that are not
+// printable are shown escaped (escape.Terminal): a file name or a value
+// cannot forge a line or drive the terminal.
 func (p *Problem) Error() string {
 	var b strings.Builder
-	b.WriteString(p.Path)
+	b.WriteString(escape.Terminal(p.Path))
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ":%d", p.Line)
 		if p.Col > 0 {
@@ -60,18 +64,19 @@ func (p *Problem) Error() string {
 	if p.Severity == Warning {
 		b.WriteString("warning: ")
 	}
-	b.WriteString(p.Msg)
+	b.WriteString(escape.Terminal(p.Msg))
 	return b.String()
 }
 
 // GitHub formats the problem as a GitHub Actions workflow command, so a pull
-// request shows it on its line.
+// request shows it on its line; path and message are encoded for it
+// (escape.GitHubProperty, escape.GitHubData).
 func (p *Problem) GitHub() string {
 	var b strings.Builder
 	b.WriteString("::")
 	b.WriteString(p.Severity.String())
 	b.WriteString(" file=")
-	b.WriteString(escapeGitHubProperty(p.Path))
+	b.WriteString(escape.GitHubProperty(p.Path))
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ",line=%d", p.Line)
 		if p.Col > 0 {
@@ -79,19 +84,9 @@ func (p *Problem) GitHub() string {
 		}
 	}
 	b.WriteString("::")
-	b.WriteString(escapeGitHubData(p.Msg))
+	b.WriteString(escape.GitHubData(p.Msg))
 	return b.String()
 }
-
-// The escapes GitHub's runner undoes: data loses %, CR and LF; properties
-// also lose : and , which separate them.
-var (
-	githubData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
-
-func escapeGitHubData(s string) string     { return githubData.Replace(s) }
-func escapeGitHubProperty(s string) string { return githubProperty.Replace(s) }
 
 // List is every problem found in one run. Like go/scanner's ErrorList, it
 // is an error itself so callers can return it whole.

@@ -1,14 +1,14 @@
 package svg
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"logoindex/internal/escape"
 )
 
 // JSX is one SVG file converted to JSX for the component template. Every
@@ -220,7 +220,7 @@ type jsxAttr struct {
 // compiles and React still renders it.
 func (a jsxAttr) jsx() string {
 	if !jsxNameRE.MatchString(a.name) || !typedProps[a.name] && !strings.Contains(a.name, "-") {
-		return "{...{" + JSString(a.name) + ": " + a.expr + "}}"
+		return "{...{" + escape.JSString(a.name) + ": " + a.expr + "}}"
 	}
 	if a.isLit {
 		return a.name + `="` + a.lit + `"`
@@ -275,7 +275,7 @@ func (c *jsxConv) attrs(n *Node) []jsxAttr {
 // string "s", which has no escapes but decodes HTML entities.
 func plainJSX(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '"' || r == '&' || r == '\\' || r == '{' || r == '}' || r == '<' || r == '>' || r == 0x2028 || r == 0x2029 {
+		if escape.Control(r) || r == '"' || r == '&' || r == '\\' || r == '{' || r == '}' || r == '<' || r == '>' {
 			return false
 		}
 	}
@@ -327,7 +327,7 @@ func (c *jsxConv) child(b *strings.Builder, n *Node, depth int, inText bool) {
 	ind := strings.Repeat("  ", min(depth, 32))
 	if n.Type == TextNode {
 		if inText {
-			b.WriteString(ind + "{" + JSString(n.Text) + "}\n")
+			b.WriteString(ind + "{" + escape.JSString(n.Text) + "}\n")
 		}
 		return
 	}
@@ -351,7 +351,7 @@ func (c *jsxConv) child(b *strings.Builder, n *Node, depth int, inText bool) {
 				b.WriteString(" " + a.jsx())
 			}
 		}
-		b.WriteString(">{" + JSString(text.String()) + "}</title>\n")
+		b.WriteString(">{" + escape.JSString(text.String()) + "}</title>\n")
 		return
 	}
 	b.WriteString(ind + "<" + n.Local)
@@ -383,7 +383,7 @@ func (c *jsxConv) child(b *strings.Builder, n *Node, depth int, inText bool) {
 // literal when the prefix appears.
 func (c *jsxConv) expr(segs []string) string {
 	if len(segs) == 1 {
-		return JSString(segs[0])
+		return escape.JSString(segs[0])
 	}
 	c.usedPrefix = true
 	var b strings.Builder
@@ -465,7 +465,7 @@ func (c *jsxConv) styleObject(css string) string {
 	}
 	parts := make([]string, len(decls))
 	for i, d := range decls {
-		parts[i] = JSString(d.key) + ": " + c.expr(c.urlRefs(d.value))
+		parts[i] = escape.JSString(d.key) + ": " + c.expr(c.urlRefs(d.value))
 	}
 	// The cast lets custom and vendor properties through, which
 	// CSSProperties does not list.
@@ -519,21 +519,11 @@ func templateEscape(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029:
+		case escape.Control(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
-}
-
-// JSString returns s as a JS string literal: JSON, whose strings are JS
-// string literals, without the HTML escaping encoding/json adds.
-func JSString(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(buf.String(), "\n")
 }

@@ -3,8 +3,10 @@
 //   node check.mjs schema <dir>          validate <dir>/r/*.json against the
 //                                        schemas of the shadcn package
 //   node check.mjs render <jobs.json>    render components to static markup
+//   node check.mjs ast <dir>             parse <dir>/src/**/*.tsx with the
+//                                        TypeScript compiler of <dir>/tsconfig.json
 //
-// Both print one JSON document on stdout; the Go test makes the assertions.
+// Each prints one JSON document on stdout; the Go tests make the assertions.
 import { readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -14,8 +16,10 @@ if (cmd === "schema") {
   console.log(JSON.stringify(await schema(arg)))
 } else if (cmd === "render") {
   console.log(JSON.stringify(await render(JSON.parse(readFileSync(arg, "utf8")))))
+} else if (cmd === "ast") {
+  console.log(JSON.stringify(await ast(arg)))
 } else {
-  console.error("usage: node check.mjs schema <dist> | render <jobs.json>")
+  console.error("usage: node check.mjs schema <dist> | render <jobs.json> | ast <dir>")
   process.exit(2)
 }
 
@@ -76,20 +80,81 @@ async function schema(dist) {
 // render renders each job's component to static markup with
 // react-dom/server: job.count instances side by side (one page), with
 // job.props.
+// pwned is set, if ever, by code a hostile value injected into a component
+// (the hostile-value test puts globalThis.pwned = 1 in every field).
 async function render(jobs) {
   const React = await import("react")
   const { renderToStaticMarkup } = await import("react-dom/server")
   const out = []
   for (const job of jobs) {
+    globalThis.pwned = undefined
     try {
       const mod = await import(pathToFileURL(job.module).href)
       const C = mod[job.component]
       if (typeof C !== "function") throw new Error(`${job.module} does not export ${job.component}`)
       const els = Array.from({ length: job.count || 1 }, (_, i) => React.createElement(C, { key: i, ...job.props }))
-      out.push({ markup: renderToStaticMarkup(React.createElement(React.Fragment, null, ...els)) })
+      out.push({ markup: renderToStaticMarkup(React.createElement(React.Fragment, null, ...els)), pwned: globalThis.pwned !== undefined })
     } catch (e) {
-      out.push({ error: String(e?.stack ?? e) })
+      out.push({ error: String(e?.stack ?? e), pwned: globalThis.pwned !== undefined })
     }
   }
   return out
+}
+
+// ast parses every <dir>/src/**/*.tsx with the TypeScript compiler (its
+// API, through the project <dir>/tsconfig.json) and reports for each file:
+//   diagnostics  syntax errors
+//   shape        every node's kind in document order, with the text of
+//                identifiers: two files of the same shape have the same
+//                code, whatever their comments and string values
+//   comments     the text of every comment
+//   strings      the value of every string, template and JSX text
+//   free         identifiers that name a binding (not a property, an
+//                attribute or a qualified member), with upper-case first
+async function ast(dir) {
+  const { API } = await import("typescript/unstable/sync")
+  const { SyntaxKind } = await import("typescript/unstable/ast")
+  const { getLeadingCommentRanges, getTrailingCommentRanges } = await import("typescript/unstable/ast/scanner")
+  const api = new API({ cwd: dir })
+  try {
+    const snapshot = api.updateSnapshot({ openProject: join(dir, "tsconfig.json") })
+    const program = snapshot.getProjects()[0].program
+    const src = join(dir, "src") + "/"
+    const stringKinds = new Set([SyntaxKind.StringLiteral, SyntaxKind.NoSubstitutionTemplateLiteral, SyntaxKind.TemplateHead,
+      SyntaxKind.TemplateMiddle, SyntaxKind.TemplateTail, SyntaxKind.JsxText])
+    // Identifiers in these places are names of members, not bindings.
+    const memberOf = new Map([[SyntaxKind.PropertyAccessExpression, "name"], [SyntaxKind.QualifiedName, "right"],
+      [SyntaxKind.PropertyAssignment, "name"], [SyntaxKind.PropertySignature, "name"], [SyntaxKind.JsxAttribute, "name"]])
+    const files = {}
+    for (const name of program.getSourceFileNames()) {
+      if (!name.startsWith(src)) continue
+      const sf = program.getSourceFile(name)
+      const text = sf.text
+      const shape = [], strings = [], free = new Set(), comments = new Map()
+      const visit = (n) => {
+        const id = n.kind === SyntaxKind.Identifier
+        shape.push(SyntaxKind[n.kind] + (id ? ":" + n.text : ""))
+        if (stringKinds.has(n.kind)) strings.push(n.text)
+        if (id && /^[A-Z]/.test(n.text)) {
+          const field = n.parent && memberOf.get(n.parent.kind)
+          if (!field || n.parent[field]?.pos !== n.pos) free.add(n.text)
+        }
+        for (const r of [...(getLeadingCommentRanges(text, n.pos) ?? []), ...(getTrailingCommentRanges(text, n.end) ?? [])]) {
+          comments.set(r.pos, text.slice(r.pos, r.end))
+        }
+        n.forEachChild(visit)
+      }
+      visit(sf)
+      files[name.slice(src.length)] = {
+        diagnostics: program.getSyntacticDiagnostics(name).map((d) => String(d.messageText?.messageText ?? d.messageText ?? d.text ?? JSON.stringify(d))),
+        shape: shape.join(" "),
+        comments: [...comments.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]),
+        strings,
+        free: [...free].sort(),
+      }
+    }
+    return files
+  } finally {
+    api.close()
+  }
 }

@@ -1,0 +1,70 @@
+//go:build unix
+
+package generator
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSpecialFilesAreNotOpened puts a named pipe, a socket and a device
+// where a build reads files. Opening the pipe would wait for ever for a
+// writer; the build must refuse each from its directory entry and return
+// at once.
+func TestSpecialFilesAreNotOpened(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"categories.yaml":    testCategories,
+		"acme/logo.yaml":     testMeta("Acme", "#FC6D26"),
+		"acme/icon-mono.svg": testMono,
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte(data))
+	}
+	fifo := filepath.Join(dir, "acme/icon.svg")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	// Should a build open the pipe, this releases it when the test ends.
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	want := "src/acme/icon.svg: is a named pipe (FIFO), not a regular file; it was not opened: replace it with a regular file\n"
+	// A socket, bound in a short temporary folder (socket paths are short).
+	sockDir, err := os.MkdirTemp("", "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sockDir)
+	if ln, err := net.Listen("unix", filepath.Join(sockDir, "s")); err == nil {
+		defer ln.Close()
+		if err := os.Rename(filepath.Join(sockDir, "s"), filepath.Join(dir, "acme/wordmark.svg")); err == nil {
+			want += "src/acme/wordmark.svg: is a socket, not a regular file; it was not opened: replace it with a regular file\n"
+		}
+	}
+	// A character device (the one of /dev/null), where mknod is allowed.
+	if syscall.Mknod(filepath.Join(dir, "acme/icon-dark.svg"), syscall.S_IFCHR|0o644, 1<<8|3) == nil {
+		want = "src/acme/icon-dark.svg: is a device, not a regular file; it was not opened: replace it with a regular file\n" + want
+	}
+
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	done := make(chan string, 1)
+	go func() { done <- buildProblems(t, root.FS()) }()
+	select {
+	case got := <-done:
+		if got != want {
+			t.Errorf("got:\n%s\nwant:\n%s", got, want)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the build is still waiting on the named pipe after 20 s")
+	}
+}
