@@ -33,6 +33,8 @@ import (
 
 	"logoindex/generator"
 	"logoindex/internal/preview"
+
+	"logoindex/internal/testskip"
 )
 
 // findChromium returns Debian's chromium, or "" when it is not installed.
@@ -369,7 +371,7 @@ func checkAccessible(t *testing.T, ctx context.Context, what string) {
 func TestBrowser(t *testing.T) {
 	chrome := findChromium()
 	if chrome == "" {
-		t.Skip("chromium not found: apt-get install chromium (.ci/run installs it)")
+		testskip.Missing(t, "chromium", "apt-get install chromium")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

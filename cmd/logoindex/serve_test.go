@@ -107,7 +107,7 @@ func TestServeWatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wait(stdout, `^built 1 logos \(\d+ files\) into .*dist in `)
+	wait(stdout, `^built 1 logo \(\d+ files\) into .*dist in `)
 	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
 		t.Errorf("first build (-want +got):\n%s", diff)
 	}
