@@ -72,9 +72,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if a.logRequests {
 		h.Log = stdout
 	}
+	if a.watch {
+		h.Live = &preview.Live{}
+	}
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
+		// Requests end with the server: the open event streams of a live
+		// preview would otherwise hold Shutdown for its whole timeout.
+		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
 	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", a.dir, ln.Addr())
 	if _, err := os.Stat(filepath.Join(a.dir, "api", "logos.json")); err != nil && !a.watch {
@@ -83,7 +89,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	var wg sync.WaitGroup
 	if a.watch {
-		wg.Go(func() { watchAndBuild(ctx, a.bf, a.dir, a.interval, stdout, stderr) })
+		wg.Go(func() { watchAndBuild(ctx, a.bf, a.dir, a.interval, h.Live, stdout, stderr) })
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -102,13 +108,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // watchAndBuild builds dir from the sources now and after every change,
-// through the same writeBuild as the build command. A failed build prints
-// its problems and leaves the last good tree being served.
-func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, stdout, stderr io.Writer) {
+// through the same writeBuild as the build command, and reloads the open
+// pages. A failed build prints its problems and leaves the last good tree
+// being served.
+func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, live *preview.Live, stdout, stderr io.Writer) {
 	rebuild := func() {
 		err := writeBuild(ctx, bf, dir, stdout, stderr)
 		switch {
-		case err == nil, ctx.Err() != nil:
+		case ctx.Err() != nil:
+		case err == nil:
+			live.Reload()
 		default:
 			var ee *exitError
 			if !errors.As(err, &ee) || ee.msg != "" {
