@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -215,5 +216,13 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	}
 	files = append(append(files, site...), registry...)
 	slices.SortFunc(files, func(a, b OutFile) int { return strings.Compare(a.Name, b.Name) })
+	// Every output has its own name: logos live under logos/<slug>/ and
+	// the site's own files at the top. Two logos with one slug (which Load
+	// never gives) must not silently become one file.
+	for i := 1; i < len(files); i++ {
+		if files[i].Name == files[i-1].Name {
+			return nil, fmt.Errorf("internal error: two output files named %s", files[i].Name)
+		}
+	}
 	return files, nil
 }

@@ -155,6 +155,9 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 	m, p := ParseMeta(ls.Meta)
 	probs = append(probs, p...)
 	metaPath := ls.Meta.Path
+	if why := ReservedSlug(ls.Slug); why != "" {
+		probs.Errorf(ls.Dir, 0, 0, "the slug %q is reserved (%s); rename the folder", ls.Slug, why)
+	}
 	at := func(key string) (int, int) { pos := m.Pos[key]; return pos.Line, pos.Col }
 
 	if haveCats {

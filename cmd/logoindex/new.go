@@ -117,6 +117,9 @@ func runNew(_ context.Context, args []string, stdout, stderr io.Writer) error {
 // slugProblem says what is wrong with the slug argument of new, or "".
 // CheckSlug's messages speak of a folder to rename; here there is none yet.
 func slugProblem(slug string) string {
+	if why := generator.ReservedSlug(slug); why != "" {
+		return fmt.Sprintf("the slug %q is reserved (%s); choose another", slug, why)
+	}
 	if generator.CheckSlug(slug) == "" {
 		return ""
 	}

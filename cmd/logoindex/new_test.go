@@ -87,6 +87,7 @@ func TestNewRefuses(t *testing.T) {
 		{[]string{"new", "Acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "Acme" is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most 64 characters, for example "acme"` + "\n"},
 		{[]string{"new", "Bad_Slug", "-name", "Bad", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "Bad_Slug" is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most 64 characters, for example "bad-slug"` + "\n"},
 		{[]string{"new", "__", "-name", "Bad", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "__" is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most 64 characters` + "\n"},
+		{[]string{"new", "registry", "-name", "Registry", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: the slug "registry" is reserved (r/registry.json is the component registry's index); choose another` + "\n"},
 		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D2", "-category", "devtools"}, `logoindex: hex "#FC6D2" is not a colour`},
 		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "tools"}, `logoindex: unknown category "tools"; the categories are devtools` + "\n"},
 		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "devtool"}, `logoindex: unknown category "devtool"; did you mean "devtools"? the categories are devtools` + "\n"},

@@ -30,8 +30,12 @@ type Live struct {
 	changed chan struct{} // closed, and replaced, on every Reload
 }
 
-// Reload tells every open page that the tree has changed.
+// Reload tells every open page that the tree has changed. On a nil *Live
+// it does nothing.
 func (l *Live) Reload() {
+	if l == nil {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.init()
