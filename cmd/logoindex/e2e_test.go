@@ -813,7 +813,6 @@ func build5000(t *testing.T) (string, int) {
 	return dir, page
 }
 
-
 // TestLiveReload is the preview loop as a person uses it: pages open under
 // `serve -watch` show an edit of a logo, its name and its artwork, without
 // anyone touching the browser.
