@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -278,7 +279,8 @@ func screenshot(t *testing.T, ctx context.Context, name string, full bool) {
 	t.Helper()
 	// Wait for the images in view, so the picture shows them.
 	do(t, ctx, js[chromedp.Void](`Promise.all([...document.images]
-		.filter(i => i.getBoundingClientRect().top < innerHeight * 3 && getComputedStyle(i).display !== "none")
+		.filter(i => i.loading !== "lazy" || i.getBoundingClientRect().top < innerHeight)
+		.filter(i => getComputedStyle(i).display !== "none")
 		.map(i => i.complete ? i.decode().catch(() => 0) : new Promise(r => { i.onload = i.onerror = r; })))`))
 	shot := chromedp.CaptureScreenshot()
 	if full {
@@ -682,6 +684,47 @@ func TestBrowser(t *testing.T) {
 		screenshot(t, b, "logo-github-light.png", true)
 	})
 
+	t.Run("a phone's screen", func(t *testing.T) {
+		tab, cancel := chromedp.NewContext(b)
+		defer cancel()
+		// An iPhone 14's viewport, with a touch screen and no hover.
+		if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 390, Height: 844, DeviceScaleFactor: 1, Mobile: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(tab, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "pointer", Value: "coarse"}, {Name: "hover", Value: "none"}}}); err != nil {
+			t.Fatal(err)
+		}
+		do(t, tab, chromedp.Navigate(s.base+"/"), ready(jsGalleryReady))
+		type layout struct {
+			PlaceholderFits bool // the search box's placeholder is not cut off
+			KeyHint         string
+			ChipRows        int // rows of category chips
+			FirstCardTop    int // where the first card starts, in px
+			PageWidth       int // no sideways scrolling of the page
+		}
+		got := get(t, tab, js[layout](`(() => {
+			const input = document.getElementById("search"), cs = getComputedStyle(input);
+			const g = document.createElement("canvas").getContext("2d"); g.font = cs.font;
+			const room = input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+			const tops = new Set([...document.querySelectorAll(".chip")].map(c => Math.round(c.getBoundingClientRect().top)));
+			return { PlaceholderFits: g.measureText(input.placeholder).width <= room, KeyHint: getComputedStyle(document.querySelector(".search-key")).display,
+				ChipRows: tops.size, FirstCardTop: Math.round(document.querySelector("#grid > li").getBoundingClientRect().top),
+				PageWidth: document.documentElement.scrollWidth };
+		})()`))
+		if !got.PlaceholderFits || got.KeyHint != "none" || got.ChipRows != 1 || got.FirstCardTop > 844/2 || got.PageWidth > 390 {
+			t.Errorf("gallery at 390x844: %+v; want the placeholder whole, no keyboard hint on a touch screen, one row of chips, cards in the first half of the screen, no sideways scroll", got)
+		}
+		screenshot(t, tab, "gallery-390.png", false)
+		do(t, tab, chromedp.Navigate(s.base+"/logos/github/"), ready(`#variants-heading`))
+		if w := get(t, tab, js[int](`document.documentElement.scrollWidth`)); w > 390 {
+			t.Errorf("the logo page is %d px wide on a 390 px screen", w)
+		}
+		screenshot(t, tab, "logo-github-390.png", true)
+	})
+
 	t.Run("works from a sub-path of another host", func(t *testing.T) {
 		mux := http.NewServeMux()
 		mux.Handle("/cdn/logos/", http.StripPrefix("/cdn/logos", &preview.Handler{Dir: s.dist}))
@@ -727,7 +770,7 @@ func TestBrowser(t *testing.T) {
 
 		start := time.Now()
 		do(t, b, chromedp.Navigate(srv.URL+"/"), ready(jsGalleryReady))
-		t.Logf("5,000 logos (index.html %d KB): gallery ready in %s; %d icons requested", pageBytes>>10, time.Since(start).Round(time.Millisecond), icons.Load())
+		t.Logf("5,000 logos (index.html %d KB, %d KB gzipped): gallery ready in %s; %d icons requested", pageBytes>>10, gzipSize(t, filepath.Join(dir, "index.html"))>>10, time.Since(start).Round(time.Millisecond), icons.Load())
 		t.Logf("page timings (ms): %s", get(t, b, js[string](`JSON.stringify(Object.fromEntries(
 			performance.getEntriesByType("mark").map(m => [m.name, Math.round(m.startTime)])
 			.concat(performance.getEntriesByType("paint").map(p => [p.name, Math.round(p.startTime)]))
@@ -764,6 +807,20 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("the gallery requested %d icons; lazy loading should keep it to the first screens", n)
 		}
 	})
+}
+
+// gzipSize is the size of a file gzipped, as a CDN would send it.
+func gzipSize(t *testing.T, name string) int {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	zw.Close()
+	return buf.Len()
 }
 
 // build5000 renders a collection of 5,000 synthetic logos with the real
