@@ -327,6 +327,13 @@ func TestSiteGalleryCards(t *testing.T) {
 			t.Errorf("gallery does not show %q", s)
 		}
 	}
+	// The top bar names the site; the heading says what the page is, not
+	// the site's name a second time.
+	brand := regexp.MustCompile(`<a class=brand[^>]*>(?:<img[^>]*>)?([^<]*)</a>`).FindSubmatch(files["index.html"])
+	h1 := regexp.MustCompile(`<h1>([^<]*)</h1>`).FindSubmatch(files["index.html"])
+	if brand == nil || h1 == nil || string(brand[1]) != "Logo index" || string(h1[1]) == string(brand[1]) {
+		t.Errorf("top bar %q, heading %q: want the site's name once", brand, h1)
+	}
 }
 
 func TestSiteAssetsAreHashedAndMinified(t *testing.T) {

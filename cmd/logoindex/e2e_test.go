@@ -509,6 +509,27 @@ func TestBrowser(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" || count != fmt.Sprint(len(want)) {
 			t.Errorf("sql in databases: count %s, cards (-want +got):\n%s", count, diff)
 		}
+		// While a search lasts, the categories it has no match in are
+		// hidden (the selected one stays), not struck through.
+		type chip struct {
+			Slug            string
+			Count           int
+			Hidden, Crossed bool
+		}
+		chips := get(t, b, js[[]chip](`[...document.querySelectorAll("[data-category]")].map(b => ({ Slug: b.dataset.category,
+			Count: +b.querySelector(".count").textContent, Hidden: b.closest("li").hidden || b.offsetParent === null,
+			Crossed: getComputedStyle(b.querySelector(".chip-name")).textDecorationLine.includes("line-through") }))`))
+		hiddenSome := false
+		for _, c := range chips {
+			want := c.Count == 0 && c.Slug != "databases"
+			hiddenSome = hiddenSome || want
+			if c.Hidden != want || c.Crossed {
+				t.Errorf("searching sql, chip %q (%d matches): hidden %v, struck through %v", c.Slug, c.Count, c.Hidden, c.Crossed)
+			}
+		}
+		if !hiddenSome {
+			t.Error(`searching "sql" should leave some category without a match; the test needs another query`)
+		}
 		// The filter lives in the URL, so the view can be linked.
 		if q := get(t, b, js[string](`location.search`)); q != "?q=sql&category=databases" {
 			t.Errorf("location.search = %q", q)
