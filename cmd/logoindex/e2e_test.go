@@ -54,6 +54,16 @@ func findChromium() string {
 	return ""
 }
 
+// needChromium returns Chromium's path, or skips the test with a note.
+func needChromium(t *testing.T) string {
+	t.Helper()
+	chrome := findChromium()
+	if chrome == "" {
+		testskip.Missing(t, "chromium", "apt-get install chromium")
+	}
+	return chrome
+}
+
 // moduleRoot is the folder holding go.mod.
 func moduleRoot(t *testing.T) string {
 	t.Helper()
@@ -376,10 +386,7 @@ func checkAccessible(t *testing.T, ctx context.Context, what string) {
 }
 
 func TestBrowser(t *testing.T) {
-	chrome := findChromium()
-	if chrome == "" {
-		testskip.Missing(t, "chromium", "apt-get install chromium")
-	}
+	chrome := needChromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	s := startSite(t, ctx)
@@ -895,10 +902,7 @@ func build5000(t *testing.T) (string, int) {
 // `serve -watch` show an edit of a logo, its name and its artwork, without
 // anyone touching the browser.
 func TestLiveReload(t *testing.T) {
-	chrome := findChromium()
-	if chrome == "" {
-		testskip.Missing(t, "chromium", "apt-get install chromium")
-	}
+	chrome := needChromium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	dir := t.TempDir()
