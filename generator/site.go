@@ -309,78 +309,83 @@ func basePath(base string) string {
 	return strings.TrimRight(p, "/") + "/"
 }
 
-// renderSite renders the HTML pages and CDN files of the site from the
-// templates in tmpl (issue 4: gallery, logo pages, _headers; issue 15:
-// cards in the gallery's HTML, 404 page, favicon, sitemap, link previews).
-// details[i] is the detail JSON of col.Logos[i].
-func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, details []Detail) ([]OutFile, error) {
-	if len(details) != len(col.Logos) {
-		return nil, fmt.Errorf("internal error: %d details for %d logos", len(details), len(col.Logos))
-	}
-	base := strings.TrimRight(opts.BaseURL, "/")
-	public := publicBase(base)
-	m := newSiteMinifier()
-	var files []OutFile
+// siteRenderer renders the pages of the site: the parsed templates, the
+// minifier and the names of the assets the pages load.
+type siteRenderer struct {
+	pages   *htmltemplate.Template
+	m       *minify.M
+	base    string // without a trailing slash
+	public  bool   // publicBase(base)
+	css, js string
+}
 
+// newSiteRenderer parses the page templates and renders the files every
+// page loads (stylesheet, script, favicon), which it returns.
+func newSiteRenderer(opts RenderOptions, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
+	r := &siteRenderer{m: newSiteMinifier(), base: strings.TrimRight(opts.BaseURL, "/")}
+	r.public = publicBase(r.base)
 	// Assets first: the pages name them by content hash.
-	cssName, cssFile, err := renderAsset(tmpl, m, siteCSSTmpl, "text/css", "css", map[string]any{})
+	css, cssFile, err := renderAsset(tmpl, r.m, siteCSSTmpl, "text/css", "css", map[string]any{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	jsName, jsFile, err := renderAsset(tmpl, m, siteJSTmpl, "text/javascript", "js", map[string]any{})
+	js, jsFile, err := renderAsset(tmpl, r.m, siteJSTmpl, "text/javascript", "js", map[string]any{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	r.css, r.js = css, js
 	favicon, err := readTemplate(tmpl, siteFaviconTmpl)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var icon bytes.Buffer
-	if err := m.Minify("image/svg+xml", &icon, bytes.NewReader(favicon)); err != nil {
-		return nil, fmt.Errorf("minifying %s: %w", siteFaviconTmpl, err)
+	if err := r.m.Minify("image/svg+xml", &icon, bytes.NewReader(favicon)); err != nil {
+		return nil, nil, fmt.Errorf("minifying %s: %w", siteFaviconTmpl, err)
 	}
-	files = append(files, cssFile, jsFile, OutFile{Name: faviconFile, Data: icon.Bytes()})
+	if r.pages, err = parsePages(tmpl); err != nil {
+		return nil, nil, err
+	}
+	return r, []OutFile{cssFile, jsFile, {Name: faviconFile, Data: icon.Bytes()}}, nil
+}
 
-	pages, err := parsePages(tmpl)
-	if err != nil {
-		return nil, err
+// page renders and minifies one page. It runs on several goroutines:
+// templates and the minifier are safe for concurrent use.
+func (r *siteRenderer) page(name, tmplName string, data any) (OutFile, error) {
+	var buf bytes.Buffer
+	if err := r.pages.ExecuteTemplate(&buf, tmplName, data); err != nil {
+		return OutFile{}, fmt.Errorf("rendering %s: %w", name, err)
 	}
-	// page renders and minifies one page. It runs on several goroutines:
-	// templates and the minifier are safe for concurrent use.
-	page := func(name, tmplName string, data any) (OutFile, error) {
-		var buf bytes.Buffer
-		if err := pages.ExecuteTemplate(&buf, tmplName, data); err != nil {
-			return OutFile{}, fmt.Errorf("rendering %s: %w", name, err)
-		}
-		var out bytes.Buffer
-		if err := m.Minify("text/html", &out, &buf); err != nil {
-			return OutFile{}, fmt.Errorf("minifying %s: %w", name, err)
-		}
-		return OutFile{Name: name, Data: out.Bytes()}, nil
+	var out bytes.Buffer
+	if err := r.m.Minify("text/html", &out, &buf); err != nil {
+		return OutFile{}, fmt.Errorf("minifying %s: %w", name, err)
 	}
-	// link sets the link-preview fields of a page at path (relative to
-	// the base) when the base is public.
-	link := func(p *pageData, path, image, alt string) {
-		if public {
-			p.URL, p.Image, p.ImageAlt = base+"/"+path, image, alt
-		}
-	}
+	return OutFile{Name: name, Data: out.Bytes()}, nil
+}
 
-	catBySlug := map[string]IndexCategory{}
-	for _, c := range idx.Categories {
-		catBySlug[c.Slug] = c
+// link sets the link-preview fields of a page at path (relative to the
+// base) when the base is public.
+func (r *siteRenderer) link(p *pageData, path, image, alt string) {
+	if r.public {
+		p.URL, p.Image, p.ImageAlt = r.base+"/"+path, image, alt
 	}
+}
+
+// gallery renders index.html: every logo of col as a card.
+func (r *siteRenderer) gallery(col *Collection) (OutFile, error) {
 	gd := galleryData{
 		pageData: pageData{
 			Title:       "Logo index",
-			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", len(idx.Logos), plural(len(idx.Logos), "logo", "logos")),
-			CSS:         cssName, JS: jsName, Icon: faviconFile, Page: "gallery",
+			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", len(col.Logos), plural(len(col.Logos), "logo", "logos")),
+			CSS:         r.css, JS: r.js, Icon: faviconFile, Page: "gallery",
 		},
-		Total:      len(idx.Logos),
-		Categories: idx.Categories,
-		IndexURL:   base + "/api/logos.json",
+		Total:      len(col.Logos),
+		Categories: []IndexCategory{},
+		IndexURL:   r.base + "/api/logos.json",
 	}
-	link(&gd.pageData, "", base+"/"+faviconFile, "Logo index")
+	for _, c := range col.Categories {
+		gd.Categories = append(gd.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
+	}
+	r.link(&gd.pageData, "", r.base+"/"+faviconFile, "Logo index")
 	for _, l := range col.Logos {
 		gd.Cards = append(gd.Cards, cardView{
 			Slug: l.Slug, Name: l.Name, Hex: l.Hex,
@@ -389,19 +394,58 @@ func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, det
 			Tile:       newTile(l, "logos/"+l.Slug+"/"),
 		})
 	}
-	gallery, err := page("index.html", siteGalleryTmpl, gd)
+	return r.page("index.html", siteGalleryTmpl, gd)
+}
+
+// RenderGallery renders the gallery of col alone: index.html and the files
+// it loads (stylesheet, script, favicon), as Render does among the rest of
+// the tree. It is for looking at big galleries, whose logos' own pages and
+// registry items would take long to render (a browser test loads 5,000).
+func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
+	tmpl := opts.Templates
+	if tmpl == nil {
+		tmpl = templates.FS
+	}
+	r, files, err := newSiteRenderer(opts, tmpl)
+	if err != nil {
+		return nil, err
+	}
+	gallery, err := r.gallery(col)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, gallery), nil
+}
+
+// renderSite renders the HTML pages and CDN files of the site from the
+// templates in tmpl (issue 4: gallery, logo pages, _headers; issue 15:
+// cards in the gallery's HTML, 404 page, favicon, sitemap, link previews).
+// details[i] is the detail JSON of col.Logos[i].
+func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, details []Detail) ([]OutFile, error) {
+	if len(details) != len(col.Logos) {
+		return nil, fmt.Errorf("internal error: %d details for %d logos", len(details), len(col.Logos))
+	}
+	r, files, err := newSiteRenderer(opts, tmpl)
+	if err != nil {
+		return nil, err
+	}
+	gallery, err := r.gallery(col)
 	if err != nil {
 		return nil, err
 	}
 	files = append(files, gallery)
+	catBySlug := map[string]IndexCategory{}
+	for _, c := range idx.Categories {
+		catBySlug[c.Slug] = c
+	}
 
 	// The 404 page is served at whatever path was missing, so it links
 	// from the base URL's path, not relative to itself.
-	root := basePath(base)
-	notFound, err := page(notFoundFile, siteNotFoundTmpl, pageData{
+	root := basePath(r.base)
+	notFound, err := r.page(notFoundFile, siteNotFoundTmpl, pageData{
 		Title:       "Page not found · Logo index",
 		Description: "This page does not exist.",
-		Root:        root, CSS: cssName, JS: jsName, Icon: root + faviconFile, Page: "404",
+		Root:        root, CSS: r.css, JS: r.js, Icon: root + faviconFile, Page: "404",
 	})
 	if err != nil {
 		return nil, err
@@ -418,15 +462,15 @@ func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, det
 				Title:       d.Name + " logo · Logo index",
 				Description: fmt.Sprintf("%s logo: %d SVG %s with source and licence, and the %s component.", d.Name, len(l.Variants), plural(len(l.Variants), "variant", "variants"), d.Component),
 				Root:        "../../",
-				CSS:         cssName, JS: jsName, Icon: "icon.svg", Page: "logo",
+				CSS:         r.css, JS: r.js, Icon: "icon.svg", Page: "logo",
 			},
 			Logo:      d,
 			Tile:      newTile(l, ""),
 			Swatch:    newSwatch(d.Hex),
-			DetailURL: base + "/api/logos/" + l.Slug + ".json",
+			DetailURL: r.base + "/api/logos/" + l.Slug + ".json",
 			Usage:     "<" + d.Component + " />",
 		}
-		link(&data.pageData, "logos/"+l.Slug+"/", d.SVG["icon"], d.Name+" icon")
+		r.link(&data.pageData, "logos/"+l.Slug+"/", d.SVG["icon"], d.Name+" icon")
 		for _, c := range d.Categories {
 			if cat, ok := catBySlug[c]; ok {
 				data.Categories = append(data.Categories, cat)
@@ -439,9 +483,9 @@ func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, det
 		}
 		name := "logos/" + l.Slug + "/index.html"
 		catKey, _ := json.Marshal(data.Categories)
-		key := renderKey(l.key, "page", base, opts.InstallTemplate, cssName, jsName, opts.templateHash, string(catKey))
+		key := renderKey(l.key, "page", r.base, opts.InstallTemplate, r.css, r.js, opts.templateHash, string(catKey))
 		b, err := opts.cache.render(key, func() ([]byte, error) {
-			f, err := page(name, siteLogoTmpl, data)
+			f, err := r.page(name, siteLogoTmpl, data)
 			return f.Data, err
 		})
 		logoPages[i], errs[i] = OutFile{Name: name, Data: b}, err
@@ -453,8 +497,8 @@ func renderSite(col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, det
 	}
 	files = append(files, logoPages...)
 
-	if public {
-		files = append(files, sitemaps(base, col)...)
+	if r.public {
+		files = append(files, sitemaps(r.base, col)...)
 	}
 	files = append(files, OutFile{Name: "_headers", Data: headersFile(SiteHeaders)})
 	return files, nil

@@ -713,3 +713,29 @@ func TestSiteNotFoundPage(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderGallery: the gallery rendered alone is the one Render writes.
+func TestRenderGallery(t *testing.T) {
+	res, err := Build(context.Background(), os.DirFS("testdata/golden/src"), Options{Render: RenderOptions{BaseURL: siteBase}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := RenderGallery(res.Collection, RenderOptions{BaseURL: siteBase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := map[string]string{}
+	for _, f := range res.Files {
+		whole[f.Name] = string(f.Data)
+	}
+	var names []string
+	for _, f := range alone {
+		names = append(names, f.Name)
+		if whole[f.Name] != string(f.Data) {
+			t.Errorf("%s differs from the one Render writes", f.Name)
+		}
+	}
+	if len(names) != 4 || !slices.Contains(names, "index.html") || !slices.Contains(names, faviconFile) {
+		t.Errorf("RenderGallery wrote %v; want index.html, favicon.svg and the two assets", names)
+	}
+}
