@@ -1,5 +1,6 @@
 # logoindex: see README.md. `make build` and `make test` are all a fresh
-# machine with Go needs.
+# machine with Go needs (with Node, Chromium and rsvg-convert, make test runs
+# every test; .ci/run installs them).
 GO      ?= go
 SRC     ?= source-logos
 OUT     ?= dist
@@ -8,27 +9,58 @@ CHECK_FLAGS ?=
 
 .PHONY: build check test bench corpus fuzz serve stub stub-load clean
 
+# logoindex runs the command with the arguments $(1), built into a
+# temporary folder rather than with `go run`: a built binary exits with its
+# own status (go run turns 2, bad usage, into 1), which make reports as
+# "Error 1" or "Error 2", and Ctrl-C ends serve with status 0.
+define logoindex
+@echo "logoindex $(strip $(1))"
+@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+$(GO) build -o "$$tmp/logoindex" ./cmd/logoindex && "$$tmp/logoindex" $(1)
+endef
+
 build:
-	$(GO) run ./cmd/logoindex build -src $(SRC) -out $(OUT) -base-url $(BASE_URL)
+	$(call logoindex,build -src $(SRC) -out $(OUT) -base-url $(BASE_URL))
 
 check:
-	$(GO) run ./cmd/logoindex check -src $(SRC) $(CHECK_FLAGS)
+	$(call logoindex,check -src $(SRC) $(CHECK_FLAGS))
 
-# serve builds, then previews $(OUT) at http://$(ADDR)/ with the headers of
-# its _headers file, and rebuilds when $(SRC) changes (a broken edit prints
-# its problems and the last good tree stays). Built, not `go run`, so that
-# Ctrl-C reaches it directly (it exits 130, as build and check do).
-# SERVE_FLAGS="-log" prints every request.
+# serve builds $(OUT) from $(SRC) once, previews it at http://$(ADDR)/ with
+# the headers of its _headers file (and Cache-Control: no-store), rebuilds
+# when $(SRC) changes and reloads the open pages (a broken edit prints its
+# problems and the last good tree stays). Ctrl-C ends it with status 130, as
+# it ends build and check. SERVE_FLAGS="-log" prints every request.
 ADDR ?= 127.0.0.1:8080
 SERVE_FLAGS ?=
-serve: build
-	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
-	$(GO) build -o "$$tmp/logoindex" ./cmd/logoindex && \
-	"$$tmp/logoindex" serve -dir $(OUT) -addr $(ADDR) -watch -src $(SRC) -base-url $(BASE_URL) $(SERVE_FLAGS)
+serve:
+	$(call logoindex,serve -dir $(OUT) -addr $(ADDR) -watch -src $(SRC) -base-url $(BASE_URL) $(SERVE_FLAGS))
 
-test:
-	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 30m ./...
+# test runs go vet and every test with the race detector. Where npm is
+# installed it first installs the registry tests' pinned Node packages
+# (tests/registry/node_modules, git-ignored; again only when the lock file
+# changes). A test that skips for a missing tool leaves a note (package
+# internal/testskip), and the last line sums the notes up with the command
+# that provides each tool.
+# PKGS="./generator" tests fewer packages.
+PKGS ?= ./...
+REGISTRY_MODULES := tests/registry/node_modules/.package-lock.json
+test: $(if $(shell command -v npm 2>/dev/null),$(REGISTRY_MODULES))
+	$(GO) vet $(PKGS)
+	@echo "$(GO) test -race -count=1 -timeout 30m $(PKGS)"
+	@notes=$$(mktemp) && trap 'rm -f "$$notes"' EXIT INT TERM && \
+	LOGOINDEX_SKIP_NOTES="$$notes" $(GO) test -race -count=1 -timeout 30m $(PKGS); status=$$?; \
+	sort -u "$$notes" | awk -F '\t' '$(SKIP_SUMMARY)'; \
+	exit $$status
+
+# SKIP_SUMMARY turns the notes (tool, install command, test; one a line)
+# into one line: "make test: skipped TestA, TestB (no chromium: apt-get
+# install chromium); ...".
+SKIP_SUMMARY = { k = $$1 ": " $$2; if (!(k in tests)) { order[n++] = k; tests[k] = $$3 } else tests[k] = tests[k] ", " $$3 } \
+	END { if (n) { printf "make test: skipped"; for (i = 0; i < n; i++) printf "%s %s (no %s)", (i ? ";" : ""), tests[order[i]], order[i]; print "" } }
+
+$(REGISTRY_MODULES): tests/registry/package.json tests/registry/package-lock.json
+	@npm ci --prefix tests/registry --no-audit --no-fund && touch $@ || \
+	echo "make test: npm ci --prefix tests/registry failed; the registry's Node tests will skip"
 
 # bench is issue 6's benchmark (bench/README.md): installs rsvg-convert and
 # the pinned npm packages into a cache outside the repo on first run, prints

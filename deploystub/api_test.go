@@ -440,7 +440,6 @@ func TestErrors(t *testing.T) {
 		{"no key on create", req{"POST", "/v2/deployments", "", `{"entrypoint":"a.js"}`, nil}, 401, [3]string{auth, "missing_api_key", null}, [2]string{"WWW-Authenticate", realm}},
 		{"no key on delete", req{"DELETE", "/v2/deployments/dep_0000000000000aaaaaaaa", "", "", nil}, 401, [3]string{auth, "missing_api_key", null}, [2]string{"WWW-Authenticate", realm}},
 		{"no key on keys", req{"POST", "/v2/keys", "", `{"name":"n"}`, nil}, 401, [3]string{auth, "missing_api_key", null}, [2]string{"WWW-Authenticate", realm}},
-		{"no key on openapi", req{"GET", "/v2/openapi.yaml", "", "", nil}, 401, [3]string{auth, "missing_api_key", null}, [2]string{"WWW-Authenticate", realm}},
 		{"empty Authorization", req{"GET", "/v2/deployments", "", "", []string{"Authorization: "}}, 401, [3]string{auth, "missing_api_key", null}, [2]string{"WWW-Authenticate", realm}},
 		{"Basic scheme", req{"GET", "/v2/deployments", "", "", []string{"Authorization: Basic cm9vdDpyb290"}}, 401, [3]string{auth, "invalid_api_key", null}, [2]string{"WWW-Authenticate", realm + `, error="invalid_token"`}},
 		{"key without scheme", req{"GET", "/v2/deployments", "", "", []string{"Authorization: " + testRootKey}}, 401, [3]string{auth, "invalid_api_key", null}, [2]string{"WWW-Authenticate", realm + `, error="invalid_token"`}},
@@ -791,6 +790,35 @@ func TestOpenAPIEndpoint(t *testing.T) {
 	if r := h.do("HEAD", "/v2/openapi.yaml", testRootKey, ""); r.status != 200 {
 		t.Errorf("HEAD: %d", r.status)
 	}
+	// Public: a client generator fetches it before it has a key, and a
+	// wrong key does not stand in the way.
+	for _, key := range []string{"", "not-a-key-at-all-0123456789"} {
+		if r := h.do("GET", "/v2/openapi.yaml", key, ""); r.status != 200 || string(r.body) != string(OpenAPI) {
+			t.Errorf("GET /v2/openapi.yaml with key %q: %d", key, r.status)
+		}
+	}
+}
+
+// TestRootKeyShapedLikeSecret: a root key of the shape the stub gives its
+// issued secrets ("dsk_" and 36 characters) is used exactly as given, bad
+// checksum or not, as Options.RootKey promises.
+func TestRootKeyShapedLikeSecret(t *testing.T) {
+	for _, root := range []string{
+		"dsk_" + strings.Repeat("A", 36), // a made-up one: its checksum is wrong
+		newSecret(),                      // one the stub printed on an earlier run
+	} {
+		if !SecretPattern.MatchString(root) {
+			t.Fatalf("%q should look like an issued secret", root)
+		}
+		h := newHarness(t, Options{RootKey: root})
+		if r := h.do("GET", "/v2/deployments", root, ""); r.status != 200 {
+			t.Errorf("root key %q (valid checksum: %v): %d %s", root, ValidSecretChecksum(root), r.status, r.body)
+		}
+		// Another secret-shaped token is still refused.
+		if r := h.do("GET", "/v2/deployments", "dsk_"+strings.Repeat("B", 36), ""); r.status != 401 {
+			t.Errorf("an unknown secret-shaped key: %d, want 401", r.status)
+		}
+	}
 }
 
 func TestRateLimit(t *testing.T) {
@@ -805,18 +833,17 @@ func TestRateLimit(t *testing.T) {
 		{"POST", "/v2/deployments", testRootKey, `{"entrypoint":"a.js"}`, nil},
 		{"DELETE", "/v2/deployments/" + dep, testRootKey, "", nil},
 		{"POST", "/v2/keys", testRootKey, `{"name":"n"}`, nil},
-		{"GET", "/v2/openapi.yaml", testRootKey, "", nil},
 	}
 	for _, rt := range routes {
 		// Two pass, the third is limited until a token comes back.
-		h.send(req{"GET", "/v2/openapi.yaml", testRootKey, "", nil})
-		h.send(req{"GET", "/v2/openapi.yaml", testRootKey, "", nil})
+		h.send(req{"GET", "/v2/deployments", testRootKey, "", nil})
+		h.send(req{"GET", "/v2/deployments", testRootKey, "", nil})
 		r := h.send(rt)
 		if r.status != 429 || r.errorOf() != [3]string{"rate_limit_error", "rate_limited", "<nil>"} || r.header.Get("Retry-After") != "1" {
 			t.Errorf("%s %s over the limit: %d %v Retry-After %q", rt.method, rt.path, r.status, r.errorOf(), r.header.Get("Retry-After"))
 		}
 		// Another key has its own bucket.
-		if r := h.do("GET", "/v2/openapi.yaml", other, ""); r.status != 200 {
+		if r := h.do("GET", "/v2/deployments", other, ""); r.status != 200 {
 			t.Errorf("other key: %d", r.status)
 		}
 		h.clock.Add(500 * time.Millisecond) // one token back

@@ -56,7 +56,10 @@ const maxBodyBytes = 1 << 20 // 1 MiB
 type Options struct {
 	// RootKey is the key with every scope, used exactly as given so that a
 	// test suite can fix it: at least 20 printable ASCII characters, no
-	// spaces. Empty means a new random key; read it with Server.RootKey.
+	// spaces. A key shaped like an issued secret works too, checksum or
+	// not (the random root key the stub prints has that shape, and may be
+	// given back on the next start). Empty means a new random key; read it
+	// with Server.RootKey.
 	RootKey string
 
 	// Clock returns the current time. Nil means time.Now.
@@ -210,10 +213,12 @@ func checkBaseURL(raw string) (string, error) {
 // RootKey returns the root key: the one from Options or the random one.
 func (s *Server) RootKey() string { return s.rootKey }
 
-// route is one API endpoint: every one needs a valid key, most a scope.
+// route is one API endpoint: every one needs a valid key, most a scope,
+// except the public ones.
 type route struct {
 	pattern string
 	scope   string // "" means any valid key
+	public  bool   // no key at all: the Authorization header is not read
 	handle  apiHandler
 }
 
@@ -230,11 +235,13 @@ type rawResponse struct {
 // apiRoutes lists every /v2 endpoint; routes registers them with the rest.
 func (s *Server) apiRoutes() []route {
 	return []route{
-		{"GET /v2/deployments", ScopeDeploymentsRead, s.listDeployments},
-		{"POST /v2/deployments", ScopeDeploymentsWrite, s.createDeployment},
-		{"DELETE /v2/deployments/{id}", ScopeDeploymentsWrite, s.deleteDeployment},
-		{"POST /v2/keys", ScopeKeysWrite, s.createKey},
-		{"GET /v2/openapi.yaml", "", s.openAPI},
+		{pattern: "GET /v2/deployments", scope: ScopeDeploymentsRead, handle: s.listDeployments},
+		{pattern: "POST /v2/deployments", scope: ScopeDeploymentsWrite, handle: s.createDeployment},
+		{pattern: "DELETE /v2/deployments/{id}", scope: ScopeDeploymentsWrite, handle: s.deleteDeployment},
+		{pattern: "POST /v2/keys", scope: ScopeKeysWrite, handle: s.createKey},
+		// The description is public, so a client generator can fetch it
+		// before it has a key.
+		{pattern: "GET /v2/openapi.yaml", public: true, handle: s.openAPI},
 	}
 }
 
@@ -326,6 +333,11 @@ func cleanPath(p string) bool {
 func (s *Server) api(rt route) http.HandlerFunc {
 	post := strings.HasPrefix(rt.pattern, "POST ")
 	return func(w http.ResponseWriter, r *http.Request) {
+		if rt.public {
+			v, e := rt.handle(r, nil, nil)
+			s.respond(w, v, e)
+			return
+		}
 		key, e := s.authenticate(r)
 		if e == nil {
 			r.Context().Value(ctxKey{}).(*reqInfo).keyID = key.id
@@ -366,10 +378,9 @@ func (s *Server) authenticate(r *http.Request) (*apiKey, *apiError) {
 			return nil, errInvalidKey("Invalid API key provided.")
 		}
 	}
-	// A stub-format secret with a wrong checksum is a typo: no lookup needed.
-	if strings.HasPrefix(token, SecretPrefix) && len(token) == secretLen && !ValidSecretChecksum(token) {
-		return nil, errInvalidKey("Invalid API key provided.")
-	}
+	// No shortcut for a secret-shaped token with a bad checksum: the root
+	// key is used exactly as given, whatever its shape, and a lookup of an
+	// unknown token costs one hash.
 	key := s.lookupKey(token)
 	if key == nil {
 		return nil, errInvalidKey("Invalid API key provided.")

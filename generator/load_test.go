@@ -168,7 +168,15 @@ func TestValidateRules(t *testing.T) {
 		{"valid tree", func(fstest.MapFS) {}, nil},
 		{"unknown category", func(m fstest.MapFS) {
 			m["gitlab/logo.yaml"].Data = []byte(strings.Replace(testMeta("GitLab", "#FC6D26"), "[devtools]", "[devtools, dev-tools]", 1))
-		}, []string{`src/gitlab/logo.yaml:3:24: unknown category "dev-tools"; use a slug from categories.yaml or add the category there`}},
+		}, []string{`src/gitlab/logo.yaml:3:24: unknown category "dev-tools"; did you mean "devtools"? Use a slug from categories.yaml or add the category there`}},
+		{"reserved slug", func(m fstest.MapFS) {
+			for name, f := range m {
+				if rest, ok := strings.CutPrefix(name, "gitlab/"); ok {
+					m["registry/"+rest] = f
+					delete(m, name)
+				}
+			}
+		}, []string{`src/registry: slug "registry" would write r/registry.json, which collides with the collection's r/registry.json; rename the folder`}},
 		{"override for a missing file", func(m fstest.MapFS) {
 			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark: {license: MIT}\n")
 		}, []string{"src/gitlab/logo.yaml:7:3: files.wordmark describes wordmark.svg, which this logo does not have; add the file or remove the entry"}},

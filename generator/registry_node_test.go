@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"logoindex/internal/testskip"
 )
 
 // nodeTools is the folder of the Node tooling: package.json, the lockfile
@@ -30,7 +32,7 @@ func needNode(t *testing.T) (node, tools string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not found: install Node 20 or later (.ci/run installs Debian's nodejs and npm), then npm ci --prefix tests/registry")
+		testskip.Missing(t, "node", "apt-get install nodejs npm, then npm ci --prefix tests/registry (Node 20 or later)")
 	}
 	tools, err = filepath.Abs(nodeTools)
 	if err != nil {
@@ -38,7 +40,7 @@ func needNode(t *testing.T) (node, tools string) {
 	}
 	for _, m := range []string{"typescript", "react", "react-dom", "@types/react", "shadcn", "zod", "ajv", "ajv-formats"} {
 		if _, err := os.Stat(filepath.Join(tools, "node_modules", m, "package.json")); err != nil {
-			t.Skip("node_modules missing: run npm ci --prefix tests/registry (.ci/run does)")
+			testskip.Missing(t, "tests/registry/node_modules", "npm ci --prefix tests/registry (make test runs it where npm is installed)")
 		}
 	}
 	return node, tools

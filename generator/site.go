@@ -6,11 +6,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
 	"math"
+	"net"
+	"net/url"
 	"strings"
 	texttemplate "text/template"
 
@@ -18,14 +21,13 @@ import (
 	"github.com/tdewolff/minify/v2/css"
 	"github.com/tdewolff/minify/v2/html"
 	"github.com/tdewolff/minify/v2/js"
-	"github.com/tdewolff/minify/v2/svg"
+	minsvg "github.com/tdewolff/minify/v2/svg"
 
+	"logoindex/generator/svg"
 	"logoindex/templates"
 )
 
-// Cache lifetimes of the site in seconds. _headers sends them and the
-// gallery script keeps its stored copy of the index exactly as long as
-// IndexMaxAge, so a browser and a CDN agree on when the index is stale.
+// Cache lifetimes of the site in seconds, which _headers sends.
 const (
 	// IndexMaxAge is how long the JSON files and HTML pages are fresh.
 	IndexMaxAge = 300
@@ -44,11 +46,25 @@ const (
 // folder (RenderOptions.Templates) may hold any subset of them; the rest
 // come from the embedded ones.
 const (
-	siteLayoutTmpl  = "site-layout.html.tmpl"
-	siteGalleryTmpl = "site-gallery.html.tmpl"
-	siteLogoTmpl    = "site-logo.html.tmpl"
-	siteCSSTmpl     = "site.css.tmpl"
-	siteJSTmpl      = "site.js.tmpl"
+	siteLayoutTmpl   = "site-layout.html.tmpl"
+	siteGalleryTmpl  = "site-gallery.html.tmpl"
+	siteLogoTmpl     = "site-logo.html.tmpl"
+	siteNotFoundTmpl = "site-404.html.tmpl"
+	siteCSSTmpl      = "site.css.tmpl"
+	siteJSTmpl       = "site.js.tmpl"
+	siteFaviconTmpl  = "site-favicon.svg.tmpl"
+)
+
+// Files of the site besides the pages of the logos, at the top of the
+// tree: logos live under logos/<slug>/, so no slug can take these names.
+const (
+	faviconFile  = "favicon.svg"
+	notFoundFile = "404.html" // the name Netlify and Cloudflare Pages serve for a missing path
+	sitemapFile  = "sitemap.xml"
+	// sitemapMaxURLs is the sitemap protocol's limit per file; more
+	// logos than that get sitemap-1.xml, sitemap-2.xml... and sitemap.xml
+	// becomes their index.
+	sitemapMaxURLs = 50000
 )
 
 // HeaderRule is one block of a _headers file: the headers sent for the
@@ -69,8 +85,17 @@ var SiteHeaders = []HeaderRule{
 	}},
 	{"/", htmlHeaders},
 	{"/index.html", htmlHeaders},
+	{"/" + notFoundFile, htmlHeaders},
 	{"/logos/:slug/", htmlHeaders},
 	{"/logos/:slug/index.html", htmlHeaders},
+	{"/sitemap*.xml", [][2]string{
+		{"Content-Type", "application/xml; charset=utf-8"},
+		{"Cache-Control", fmt.Sprintf("public, max-age=%d", IndexMaxAge)},
+	}},
+	{"/" + faviconFile, [][2]string{
+		{"Content-Type", "image/svg+xml"},
+		{"Cache-Control", fmt.Sprintf("public, max-age=%d", SVGMaxAge)},
+	}},
 	{"/api/*", jsonHeaders},
 	// The shadcn registry (r/<slug>.json) is JSON read by build steps,
 	// cached like the index.
@@ -114,10 +139,20 @@ func headersFile(rules []HeaderRule) []byte {
 type pageData struct {
 	Title       string
 	Description string
-	Root        string           // the site root relative to the page: "" or "../../"
-	CSS, JS     string           // asset paths relative to the site root
-	Icon        htmltemplate.URL // favicon, relative to the page
-	Page        string           // "gallery" or "logo": selects the script's behaviour
+	// Root is the site root relative to the page: "" on the gallery,
+	// "../../" on a logo page; on the 404 page, which is served at any
+	// path, the root-relative path of the base URL ("/" or "/logos/").
+	Root    string
+	CSS, JS string // asset paths relative to the site root
+	Icon    string // favicon, relative to the page
+	Page    string // "gallery", "logo" or "404": selects the script's behaviour
+
+	// Link previews (Open Graph, Twitter cards). URL and Image are
+	// absolute, so they are set only when the base URL is public (see
+	// publicBase); a preview of a relative or local URL shows nothing.
+	URL      string // the canonical URL of the page
+	Image    string // og:image: the logo's icon.svg (see README, "Link previews")
+	ImageAlt string
 }
 
 // galleryData is the data of site-gallery.html.tmpl.
@@ -125,35 +160,64 @@ type galleryData struct {
 	pageData
 	Total      int
 	Categories []IndexCategory
+	Cards      []cardView
 	IndexURL   string // {base}/api/logos.json, shown to users
+}
+
+// cardView is one logo in the gallery: a link to its page, rendered at
+// build time so the gallery works without the script.
+type cardView struct {
+	Slug, Name, Hex string
+	Categories      string // slugs, space-separated: the script filters on them
+	Aliases         string // aliases, one a line: the script searches them too
+	Tile            tileView
+}
+
+// tileView is how an icon is shown on the page's background in both
+// themes: Icon on light; on dark, Dark (icon-dark.svg) when the logo has
+// it, else Icon when it reads there, else Icon on a light plate.
+type tileView struct {
+	Icon, Dark string // relative to the page
+	Plate      bool
 }
 
 // logoData is the data of site-logo.html.tmpl.
 type logoData struct {
 	pageData
 	Logo       Detail
-	HasDark    bool // an icon-dark variant exists
+	Tile       tileView
+	Swatch     swatchView
 	Categories []IndexCategory
 	Variants   []variantView
 	DetailURL  string // {base}/api/logos/<slug>.json
 	Usage      string // a JSX snippet using the component
 }
 
+// swatchView is the brand colour drawn as a chip with its hex on it, in
+// black or white, whichever reads better: a dark colour on a dark page
+// still shows as a colour, not as an empty box.
+type swatchView struct {
+	Hex, Text string
+}
+
 // variantView is one variant as the logo page shows it.
 type variantView struct {
-	Name       string // icon, icon-mono, ...
-	Label      string // "Icon, one colour"
-	Alt        string // "GitHub one-colour icon"
-	Note       string
-	File       string // relative to the logo page: "icon.svg"
-	URL        string // {base}/logos/<slug>/icon.svg
-	Download   string // file name offered on download: "github-icon.svg"
-	Width      int    // intrinsic size from the viewBox, for layout
-	Height     int
-	Mono       bool // paints with currentColor
-	Source     string
-	License    string
-	LicenseURL string
+	Name     string // icon, icon-mono, ...
+	Label    string // "Icon, one colour"
+	Alt      string // "GitHub one-colour icon"
+	Note     string
+	File     string // relative to the logo page: "icon.svg"
+	URL      string // {base}/logos/<slug>/icon.svg
+	Download string // file name offered on download: "github-icon.svg"
+	Width    int    // intrinsic size from the viewBox, for layout
+	Height   int
+	Mono     bool // paints with currentColor
+	// OnLight and OnDark say on which backgrounds the page shows it:
+	// each variant on the one it is meant for (see backgrounds).
+	OnLight, OnDark bool
+	Source          string
+	License         string
+	LicenseURL      string
 }
 
 // variantText is each variant's heading, its name in alt text, and a note.
@@ -165,67 +229,229 @@ var variantText = map[string][3]string{
 	"wordmark-dark": {"Wordmark for dark backgrounds", "wordmark for dark backgrounds", "The wordmark recoloured to stay visible on dark backgrounds."},
 }
 
+// backgrounds says where a variant is shown: the -dark variants on dark
+// only; icon-mono on both (it takes the colour of the text, black or
+// white); the others on light, and on dark too when they read there.
+func backgrounds(v *VariantFile) (light, dark bool) {
+	switch v.Variant {
+	case "icon-dark", "wordmark-dark":
+		return false, true
+	case "icon-mono":
+		return true, true
+	}
+	return true, readsOnDark(v)
+}
+
+// readsOnDark reports whether every colour the file paints passes the
+// contrast rule of the dark-readability warnings (MinDarkContrast against
+// DarkBackground). A file whose colours the checker could not read (only
+// gradients, or currentColor, which is black in an <img>) does not.
+func readsOnDark(v *VariantFile) bool {
+	if v == nil || v.Info == nil || len(v.Info.Paints) == 0 {
+		return false
+	}
+	for _, p := range v.Info.Paints {
+		if Contrast(p.Colour, DarkBackground) < MinDarkContrast {
+			return false
+		}
+	}
+	return true
+}
+
+// newTile says how to show the logo's icon on both backgrounds; prefix is
+// the path of the logo's folder relative to the page.
+func newTile(l *Logo, prefix string) tileView {
+	t := tileView{Icon: prefix + "icon.svg"}
+	switch {
+	case l.Variant("icon-dark") != nil:
+		t.Dark = prefix + "icon-dark.svg"
+	case !readsOnDark(l.Variant("icon")):
+		t.Plate = true
+	}
+	return t
+}
+
+// newSwatch picks the text colour of the brand colour's chip.
+func newSwatch(hex string) swatchView {
+	sw := swatchView{Hex: hex, Text: "#000000"}
+	if c, ok := svg.ParseColour(hex); ok && Contrast(c, RGB{R: 255, G: 255, B: 255}) > Contrast(c, RGB{}) {
+		sw.Text = "#FFFFFF"
+	}
+	return sw
+}
+
+// publicBase reports whether base is an absolute URL others can reach:
+// not empty or root-relative, not localhost or a loopback address. Only
+// such a base goes into a sitemap and link previews: a crawler or a chat
+// app cannot fetch http://localhost:8080, and a sitemap that names it
+// would be wrong the day the tree is deployed.
+func publicBase(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsUnspecified()) {
+		return false
+	}
+	return true
+}
+
+// basePath is the path of base, with a trailing slash: "/" for an empty or
+// host-only base, "/logos/" for https://cdn.example/logos.
+func basePath(base string) string {
+	p := base
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		p = u.Path
+	}
+	return strings.TrimRight(p, "/") + "/"
+}
+
+// siteRenderer renders the pages of the site: the parsed templates, the
+// minifier and the names of the assets the pages load.
+type siteRenderer struct {
+	pages   *htmltemplate.Template
+	m       *minify.M
+	base    string // without a trailing slash
+	public  bool   // publicBase(base)
+	css, js string
+}
+
+// newSiteRenderer parses the page templates and renders the files every
+// page loads (stylesheet, script, favicon), which it returns.
+func newSiteRenderer(opts RenderOptions, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
+	r := &siteRenderer{m: newSiteMinifier(), base: strings.TrimRight(opts.BaseURL, "/")}
+	r.public = publicBase(r.base)
+	// Assets first: the pages name them by content hash.
+	css, cssFile, err := renderAsset(tmpl, r.m, siteCSSTmpl, "text/css", "css", map[string]any{})
+	if err != nil {
+		return nil, nil, err
+	}
+	js, jsFile, err := renderAsset(tmpl, r.m, siteJSTmpl, "text/javascript", "js", map[string]any{})
+	if err != nil {
+		return nil, nil, err
+	}
+	r.css, r.js = css, js
+	favicon, err := readTemplate(tmpl, siteFaviconTmpl)
+	if err != nil {
+		return nil, nil, err
+	}
+	var icon bytes.Buffer
+	if err := r.m.Minify("image/svg+xml", &icon, bytes.NewReader(favicon)); err != nil {
+		return nil, nil, fmt.Errorf("minifying %s: %w", siteFaviconTmpl, err)
+	}
+	if r.pages, err = parsePages(tmpl); err != nil {
+		return nil, nil, err
+	}
+	return r, []OutFile{cssFile, jsFile, {Name: faviconFile, Data: icon.Bytes()}}, nil
+}
+
+// page renders and minifies one page. It runs on several goroutines:
+// templates and the minifier are safe for concurrent use.
+func (r *siteRenderer) page(name, tmplName string, data any) (OutFile, error) {
+	var buf bytes.Buffer
+	if err := r.pages.ExecuteTemplate(&buf, tmplName, data); err != nil {
+		return OutFile{}, fmt.Errorf("rendering %s: %w", name, err)
+	}
+	var out bytes.Buffer
+	if err := r.m.Minify("text/html", &out, &buf); err != nil {
+		return OutFile{}, fmt.Errorf("minifying %s: %w", name, err)
+	}
+	return OutFile{Name: name, Data: out.Bytes()}, nil
+}
+
+// link sets the link-preview fields of a page at path (relative to the
+// base) when the base is public.
+func (r *siteRenderer) link(p *pageData, path, image, alt string) {
+	if r.public {
+		p.URL, p.Image, p.ImageAlt = r.base+"/"+path, image, alt
+	}
+}
+
+// gallery renders index.html: every logo of col as a card.
+func (r *siteRenderer) gallery(col *Collection) (OutFile, error) {
+	gd := galleryData{
+		pageData: pageData{
+			Title:       "Logo index",
+			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", len(col.Logos), plural(len(col.Logos), "logo", "logos")),
+			CSS:         r.css, JS: r.js, Icon: faviconFile, Page: "gallery",
+		},
+		Total:      len(col.Logos),
+		Categories: []IndexCategory{},
+		IndexURL:   r.base + "/api/logos.json",
+	}
+	for _, c := range col.Categories {
+		gd.Categories = append(gd.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
+	}
+	r.link(&gd.pageData, "", r.base+"/"+faviconFile, "Logo index")
+	for _, l := range col.Logos {
+		gd.Cards = append(gd.Cards, cardView{
+			Slug: l.Slug, Name: l.Name, Hex: l.Hex,
+			Categories: strings.Join(l.Categories, " "),
+			Aliases:    strings.Join(l.Aliases, "\n"),
+			Tile:       newTile(l, "logos/"+l.Slug+"/"),
+		})
+	}
+	return r.page("index.html", siteGalleryTmpl, gd)
+}
+
+// RenderGallery renders the gallery of col alone: index.html and the files
+// it loads (stylesheet, script, favicon), as Render does among the rest of
+// the tree. It is for looking at big galleries, whose logos' own pages and
+// registry items would take long to render (a browser test loads 5,000).
+func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
+	tmpl := opts.Templates
+	if tmpl == nil {
+		tmpl = templates.FS
+	}
+	r, files, err := newSiteRenderer(opts, tmpl)
+	if err != nil {
+		return nil, err
+	}
+	gallery, err := r.gallery(col)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, gallery), nil
+}
+
 // renderSite renders the HTML pages and CDN files of the site from the
-// templates in tmpl (issue 4: gallery, logo pages, _headers). details[i] is
-// the detail JSON of col.Logos[i].
+// templates in tmpl (issue 4: gallery, logo pages, _headers; issue 15:
+// cards in the gallery's HTML, 404 page, favicon, sitemap, link previews).
+// details[i] is the detail JSON of col.Logos[i].
 func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, details []Detail) ([]OutFile, error) {
 	if len(details) != len(col.Logos) {
 		return nil, fmt.Errorf("internal error: %d details for %d logos", len(details), len(col.Logos))
 	}
-	base := strings.TrimRight(opts.BaseURL, "/")
-	m := newSiteMinifier()
-	var files []OutFile
-
-	// Assets first: the pages name them by content hash.
-	assetData := map[string]any{
-		"IndexMaxAge": IndexMaxAge,
-	}
-	cssName, cssFile, err := renderAsset(tmpl, m, siteCSSTmpl, "text/css", "css", assetData)
+	r, files, err := newSiteRenderer(opts, tmpl)
 	if err != nil {
 		return nil, err
 	}
-	jsName, jsFile, err := renderAsset(tmpl, m, siteJSTmpl, "text/javascript", "js", assetData)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, cssFile, jsFile)
-
-	pages, err := parsePages(tmpl)
-	if err != nil {
-		return nil, err
-	}
-	// page renders and minifies one page. It runs on several goroutines:
-	// templates and the minifier are safe for concurrent use.
-	page := func(name, tmplName string, data any) (OutFile, error) {
-		var buf bytes.Buffer
-		if err := pages.ExecuteTemplate(&buf, tmplName, data); err != nil {
-			return OutFile{}, fmt.Errorf("rendering %s: %w", name, err)
-		}
-		var out bytes.Buffer
-		if err := m.Minify("text/html", &out, &buf); err != nil {
-			return OutFile{}, fmt.Errorf("minifying %s: %w", name, err)
-		}
-		return OutFile{Name: name, Data: out.Bytes()}, nil
-	}
-
-	catBySlug := map[string]IndexCategory{}
-	for _, c := range idx.Categories {
-		catBySlug[c.Slug] = c
-	}
-	gallery, err := page("index.html", siteGalleryTmpl, galleryData{
-		pageData: pageData{
-			Title:       "Logo index",
-			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", len(idx.Logos), plural(len(idx.Logos), "logo", "logos")),
-			CSS:         cssName, JS: jsName, Icon: "data:,", Page: "gallery",
-		},
-		Total:      len(idx.Logos),
-		Categories: idx.Categories,
-		IndexURL:   base + "/api/logos.json",
-	})
+	gallery, err := r.gallery(col)
 	if err != nil {
 		return nil, err
 	}
 	files = append(files, gallery)
+	catBySlug := map[string]IndexCategory{}
+	for _, c := range idx.Categories {
+		catBySlug[c.Slug] = c
+	}
+
+	// The 404 page is served at whatever path was missing, so it links
+	// from the base URL's path, not relative to itself.
+	root := basePath(r.base)
+	notFound, err := r.page(notFoundFile, siteNotFoundTmpl, pageData{
+		Title:       "Page not found · Logo index",
+		Description: "This page does not exist.",
+		Root:        root, CSS: r.css, JS: r.js, Icon: root + faviconFile, Page: "404",
+	})
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, notFound)
 
 	// Logo pages in parallel: a 5,000-logo build renders 5,000 of them.
 	logoPages := make([]OutFile, len(col.Logos))
@@ -237,13 +463,15 @@ func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl f
 				Title:       d.Name + " logo · Logo index",
 				Description: fmt.Sprintf("%s logo: %d SVG %s with source and licence, and the %s component.", d.Name, len(l.Variants), plural(len(l.Variants), "variant", "variants"), d.Component),
 				Root:        "../../",
-				CSS:         cssName, JS: jsName, Icon: "icon.svg", Page: "logo",
+				CSS:         r.css, JS: r.js, Icon: "icon.svg", Page: "logo",
 			},
 			Logo:      d,
-			HasDark:   l.Variant("icon-dark") != nil,
-			DetailURL: base + "/api/logos/" + l.Slug + ".json",
+			Tile:      newTile(l, ""),
+			Swatch:    newSwatch(d.Hex),
+			DetailURL: r.base + "/api/logos/" + l.Slug + ".json",
 			Usage:     "<" + d.Component + " />",
 		}
+		r.link(&data.pageData, "logos/"+l.Slug+"/", d.SVG["icon"], d.Name+" icon")
 		for _, c := range d.Categories {
 			if cat, ok := catBySlug[c]; ok {
 				data.Categories = append(data.Categories, cat)
@@ -256,9 +484,9 @@ func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl f
 		}
 		name := "logos/" + l.Slug + "/index.html"
 		catKey, _ := json.Marshal(data.Categories)
-		key := renderKey(l.key, "page", base, opts.InstallTemplate, cssName, jsName, opts.templateHash, string(catKey))
+		key := renderKey(l.key, "page", r.base, opts.InstallTemplate, r.css, r.js, opts.templateHash, string(catKey))
 		b, err := opts.cache.render(key, func() ([]byte, error) {
-			f, err := page(name, siteLogoTmpl, data)
+			f, err := r.page(name, siteLogoTmpl, data)
 			return f.Data, err
 		})
 		logoPages[i], errs[i] = OutFile{Name: name, Data: b, Logo: l.Slug}, err
@@ -273,8 +501,48 @@ func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl f
 	}
 	files = append(files, logoPages...)
 
+	if r.public {
+		files = append(files, sitemaps(r.base, col)...)
+	}
 	files = append(files, OutFile{Name: "_headers", Data: headersFile(SiteHeaders)})
 	return files, nil
+}
+
+// sitemaps lists the gallery and every logo page for search engines, in
+// one sitemap.xml, or in files of sitemapMaxURLs URLs with sitemap.xml as
+// their index. No <lastmod>: the build writes no dates, so that the same
+// sources give the same bytes.
+func sitemaps(base string, col *Collection) []OutFile {
+	urls := []string{base + "/"}
+	for _, l := range col.Logos {
+		urls = append(urls, base+"/logos/"+l.Slug+"/")
+	}
+	urlset := func(urls []string) []byte {
+		var b bytes.Buffer
+		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for _, u := range urls {
+			b.WriteString("<url><loc>")
+			xml.EscapeText(&b, []byte(u))
+			b.WriteString("</loc></url>\n")
+		}
+		b.WriteString("</urlset>\n")
+		return b.Bytes()
+	}
+	if len(urls) <= sitemapMaxURLs {
+		return []OutFile{{Name: sitemapFile, Data: urlset(urls)}}
+	}
+	var files []OutFile
+	var index bytes.Buffer
+	index.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := 0; i < len(urls); i += sitemapMaxURLs {
+		name := fmt.Sprintf("sitemap-%d.xml", i/sitemapMaxURLs+1)
+		files = append(files, OutFile{Name: name, Data: urlset(urls[i:min(i+sitemapMaxURLs, len(urls))])})
+		index.WriteString("<sitemap><loc>")
+		xml.EscapeText(&index, []byte(base+"/"+name))
+		index.WriteString("</loc></sitemap>\n")
+	}
+	index.WriteString("</sitemapindex>\n")
+	return append(files, OutFile{Name: sitemapFile, Data: index.Bytes()})
 }
 
 func newVariantView(l *Logo, v *VariantFile, d Detail) variantView {
@@ -294,6 +562,7 @@ func newVariantView(l *Logo, v *VariantFile, d Detail) variantView {
 		Source:   v.Meta.Source,
 		License:  v.Meta.License,
 	}
+	vv.OnLight, vv.OnDark = backgrounds(v)
 	vv.LicenseURL = v.Meta.LicenseURL
 	if vv.LicenseURL == "" && !strings.HasPrefix(v.Meta.License, "LicenseRef-") {
 		vv.LicenseURL = "https://spdx.org/licenses/" + v.Meta.License + ".html"
@@ -321,7 +590,7 @@ func newSiteMinifier() *minify.M {
 	m.Add("text/html", &html.Minifier{KeepDocumentTags: true})
 	m.AddFunc("text/css", css.Minify)
 	m.AddFunc("text/javascript", js.Minify)
-	m.AddFunc("image/svg+xml", svg.Minify) // inline SVG in the pages
+	m.AddFunc("image/svg+xml", minsvg.Minify) // inline SVG in the pages
 	return m
 }
 
@@ -349,10 +618,10 @@ func renderAsset(tmpl fs.FS, m *minify.M, name, mediatype, ext string, data any)
 	return file, OutFile{Name: file, Data: out.Bytes()}, nil
 }
 
-// parsePages parses the layout and the two page templates into one set.
+// parsePages parses the layout and the page templates into one set.
 func parsePages(tmpl fs.FS) (*htmltemplate.Template, error) {
 	set := htmltemplate.New("site").Option("missingkey=error")
-	for _, name := range []string{siteLayoutTmpl, siteGalleryTmpl, siteLogoTmpl} {
+	for _, name := range []string{siteLayoutTmpl, siteGalleryTmpl, siteLogoTmpl, siteNotFoundTmpl} {
 		src, err := readTemplate(tmpl, name)
 		if err != nil {
 			return nil, err

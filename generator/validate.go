@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -162,7 +163,11 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		for i, c := range m.Categories {
 			if !knownCats[c] {
 				line, col := at(fmt.Sprintf("categories[%d]", i))
-				probs.Errorf(metaPath, line, col, "unknown category %q; use a slug from categories.yaml or add the category there", c)
+				if near := SuggestCategory(c, slices.Sorted(maps.Keys(knownCats))); near != "" {
+					probs.Errorf(metaPath, line, col, "unknown category %q; did you mean %q? Use a slug from categories.yaml or add the category there", c, near)
+				} else {
+					probs.Errorf(metaPath, line, col, "unknown category %q; use a slug from categories.yaml or add the category there", c)
+				}
 			}
 		}
 	}

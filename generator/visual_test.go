@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"logoindex/internal/testskip"
 )
 
 // rsvgRender renders an SVG to an image at the given width with librsvg,
@@ -70,7 +72,7 @@ func TestPixelDiffCanFail(t *testing.T) {
 // than 0.5% of the pixels change.
 func TestOptimisedLooksTheSame(t *testing.T) {
 	if _, err := exec.LookPath("rsvg-convert"); err != nil {
-		t.Skip("rsvg-convert not found: apt-get install librsvg2-bin (.ci/run installs it)")
+		testskip.Missing(t, "rsvg-convert", "apt-get install librsvg2-bin")
 	}
 	type job struct {
 		name, logo string

@@ -45,18 +45,22 @@ type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
 
+// exitCode prints err, once and with one "deploystub: " (package
+// deploystub's own errors carry it already), and returns the exit status.
 func exitCode(err error, stderr io.Writer) int {
-	var ue usageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
-	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "deploystub:", err)
-		return 2
-	default:
-		fmt.Fprintln(stderr, "deploystub:", err)
-		return 1
 	}
+	code := 1
+	if errors.As(err, new(usageError)) {
+		code = 2
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "deploystub: ") {
+		msg = "deploystub: " + msg
+	}
+	fmt.Fprintln(stderr, msg)
+	return code
 }
 
 type config struct {
@@ -73,18 +77,16 @@ type config struct {
 func parseArgs(args []string, stderr io.Writer, getenv func(string) string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("deploystub", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// Quiet: a parse error is printed once, by exitCode, and -h prints the
+	// usage below.
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8787", "`address` to listen on (loopback unless you mean otherwise)")
-	fs.StringVar(&c.rootKey, "root-key", "", "root `key` with every scope, at least 20 characters (default: a new random key, printed once)")
+	fs.StringVar(&c.rootKey, "root-key", "", "root `key` with every scope, used exactly as given: at least 20 printable ASCII characters (default: a new random key, printed once)")
 	fs.StringVar(&c.stateFile, "state-file", "", "`file` keeping deployments and key hashes across restarts (default: memory only)")
 	fs.DurationVar(&c.buildDelay, "build-delay", 2*time.Second, "how long a new deployment stays building")
 	fs.StringVar(&c.publicURL, "public-url", "", "base `URL` of deployment URLs (default: the address a request arrived on)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "requests per second per key, 0 for no limit")
 	fs.BoolVar(&c.verbose, "verbose", false, "log every request")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: deploystub [flags]\n\nEvery flag can also be set as DEPLOYSTUB_<NAME>, e.g. DEPLOYSTUB_ROOT_KEY.\n\n")
-		fs.PrintDefaults()
-	}
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
 		name := envName(f.Name)
@@ -99,9 +101,12 @@ func parseArgs(args []string, stderr io.Writer, getenv func(string) string) (con
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "usage: deploystub [flags]\n\nEvery flag can also be set as DEPLOYSTUB_<NAME>, e.g. DEPLOYSTUB_ROOT_KEY.\n\n")
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
 			return c, err
 		}
-		return c, usageError{err}
+		return c, usageError{fmt.Errorf("%w (deploystub -h lists the flags)", err)}
 	}
 	if fs.NArg() > 0 {
 		return c, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}

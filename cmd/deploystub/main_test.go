@@ -229,6 +229,10 @@ func TestUsage(t *testing.T) {
 			if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr.String(), tt.code, tt.stderr)
 			}
+			// An error is one line, said once, with one "deploystub: ".
+			if got := stderr.String(); code != 0 && (strings.Count(got, tt.stderr) != 1 || strings.Count(got, "deploystub:") != 1 || strings.Count(got, "\n") != 1) {
+				t.Errorf("the error should be printed once, on one line:\n%s", got)
+			}
 			if stdout.Len() != 0 {
 				t.Errorf("stdout: %q", stdout.String())
 			}
@@ -236,6 +240,46 @@ func TestUsage(t *testing.T) {
 	}
 	if got := exitCode(flag.ErrHelp, io.Discard); got != 0 {
 		t.Errorf("exitCode(ErrHelp) = %d", got)
+	}
+}
+
+// TestErrorMessages pins whole messages: each printed once, with the
+// program's name once.
+func TestErrorMessages(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"-build-delay", "abc"}, nil, `deploystub: invalid value "abc" for flag -build-delay: parse error (deploystub -h lists the flags)` + "\n"},
+		{[]string{"-root-key", "short"}, nil, "deploystub: invalid option: the root key must have at least 20 characters\n"},
+		{nil, map[string]string{"DEPLOYSTUB_ROOT_KEY": "has a space 0123456789"}, "deploystub: invalid option: the root key must be printable ASCII without spaces\n"},
+		{nil, map[string]string{"DEPLOYSTUB_BUILD_DELAY": "abc"}, `deploystub: DEPLOYSTUB_BUILD_DELAY="abc": parse error` + "\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := exitCode(run(context.Background(), tt.args, &stdout, &stderr, envOf(tt.env)), &stderr)
+		if code != 2 || stderr.String() != tt.want {
+			t.Errorf("%q %v: exit %d, stderr:\n%s\nwant exit 2 and:\n%s", tt.args, tt.env, code, stderr.String(), tt.want)
+		}
+	}
+}
+
+// TestRootKeyOfSecretShapeFromEnvironment: DEPLOYSTUB_ROOT_KEY shaped like
+// an issued secret ("dsk_" and 36 characters, checksum wrong) works.
+func TestRootKeyOfSecretShapeFromEnvironment(t *testing.T) {
+	const key = "dsk_local0root0key0of0secret0shape000000"
+	s := start(t, []string{"-addr", "127.0.0.1:0"}, map[string]string{"DEPLOYSTUB_ROOT_KEY": key})
+	if status, body := call(t, "GET", s.url+"/v2/deployments", key, ""); status != 200 {
+		t.Errorf("GET /v2/deployments with the root key: %d %v", status, body)
+	}
+	// The description is public.
+	res, err := http.Get(s.url + "/v2/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("GET /v2/openapi.yaml without a key: %s", res.Status)
 	}
 }
 

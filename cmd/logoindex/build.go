@@ -47,12 +47,14 @@ type buildFlags struct {
 	noCache bool
 }
 
-func (b *buildFlags) register(fs *flag.FlagSet) {
+// register adds the flags; outFlag names the flag of the output folder
+// ("out" for build, "dir" for serve), which the cache lives beside.
+func (b *buildFlags) register(fs *flag.FlagSet, outFlag string) {
 	b.sourceFlags.register(fs)
 	fs.StringVar(&b.baseURL, "base-url", "http://localhost:8080", "`URL` the output folder is served at, used in every link")
-	fs.StringVar(&b.install, "install-template", generator.DefaultInstallTemplate, "install command of logos that set none; {base}, {slug} and {component} are replaced")
-	fs.IntVar(&b.workers, "workers", 0, "goroutines that check and optimise (0: one per CPU)")
-	fs.BoolVar(&b.noCache, "no-cache", false, "ignore and do not update the build cache (.<out>.cache beside the output folder)")
+	fs.StringVar(&b.install, "install-template", generator.DefaultInstallTemplate, "install `command` of logos that set none; {base}, {slug} and {component} are replaced")
+	fs.IntVar(&b.workers, "workers", 0, "`goroutines` that check and optimise (0: one per CPU)")
+	fs.BoolVar(&b.noCache, "no-cache", false, fmt.Sprintf("ignore and do not update the build cache (.<%s>.cache beside -%s)", outFlag, outFlag))
 }
 
 // validate checks the flags and normalises the base URL.
@@ -74,11 +76,22 @@ func (b *buildFlags) validate() error {
 	return nil
 }
 
+func buildFlagSet(stderr io.Writer) (*flag.FlagSet, *buildArgs) {
+	fs := newFlagSet("build", "", stderr)
+	var a buildArgs
+	a.register(fs, "out")
+	fs.StringVar(&a.out, "out", "dist", "output `folder`; replaced atomically")
+	return fs, &a
+}
+
+// buildArgs are the flags of build.
+type buildArgs struct {
+	buildFlags
+	out string
+}
+
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("build", stderr)
-	var bf buildFlags
-	bf.register(fs)
-	out := fs.String("out", "dist", "output `folder`; replaced atomically")
+	fs, a := buildFlagSet(stderr)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -86,10 +99,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usageError("build takes no arguments, got %q", pos)
 	}
-	if err := bf.validate(); err != nil {
+	if err := a.validate(); err != nil {
 		return err
 	}
-	return writeBuild(ctx, bf, *out, stdout, stderr)
+	return writeBuild(ctx, a.buildFlags, a.out, stdout, stderr)
 }
 
 // writeBuild builds the sources into out, printing problems to stderr and
@@ -119,15 +132,20 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr i
 	if err := cache.Save(cachePath); err != nil {
 		fmt.Fprintf(stderr, "logoindex: could not save the build cache (the next build will be a full one): %v\n", err)
 	}
-	fmt.Fprintf(stdout, "built %d logos (%d files) into %s in %s%s\n",
-		len(res.Collection.Logos), len(res.Files), out, time.Since(start).Round(time.Millisecond), warningSummary(res.Warnings))
+	fmt.Fprintf(stdout, "built %s (%d files) into %s in %s%s\n",
+		count(len(res.Collection.Logos), "logo", "logos"), len(res.Files), out, time.Since(start).Round(time.Millisecond), warningSummary(res.Warnings))
 	return nil
 }
 
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check", stderr)
+func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *sourceFlags) {
+	fs := newFlagSet("check", "", stderr)
 	var sf sourceFlags
 	sf.register(fs)
+	return fs, &sf
+}
+
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, sf := checkFlagSet(stderr)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -138,11 +156,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sf.validate(); err != nil {
 		return err
 	}
-	res, err := buildFrom(ctx, sf, generator.Options{}, stderr)
+	res, err := buildFrom(ctx, *sf, generator.Options{}, stderr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "checked %d logos: no errors%s\n", len(res.Collection.Logos), warningSummary(res.Warnings))
+	fmt.Fprintf(stdout, "checked %s: no errors%s\n", count(len(res.Collection.Logos), "logo", "logos"), warningSummary(res.Warnings))
 	return nil
 }
 
@@ -169,7 +187,7 @@ func buildFrom(ctx context.Context, sf sourceFlags, opts generator.Options, stde
 	}
 	printProblems(stderr, res.Warnings, sf.format)
 	if sf.strict && len(res.Warnings) > 0 {
-		fmt.Fprintf(stderr, "logoindex: %d warnings and -strict is set\n", len(res.Warnings))
+		fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(res.Warnings), "warning", "warnings"))
 		return nil, errFailed
 	}
 	return res, nil
@@ -186,13 +204,18 @@ func printProblems(w io.Writer, probs generator.ProblemList, format string) {
 }
 
 func warningSummary(w generator.ProblemList) string {
-	switch len(w) {
-	case 0:
+	if len(w) == 0 {
 		return ""
-	case 1:
-		return " (1 warning)"
 	}
-	return fmt.Sprintf(" (%d warnings)", len(w))
+	return " (" + count(len(w), "warning", "warnings") + ")"
+}
+
+// count is n and the noun, singular or plural: "1 warning", "2 warnings".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // checkBaseURL accepts an absolute http(s) URL or a root-relative path, and

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"logoindex/internal/testskip"
 )
 
 // buildBinary compiles the command without the race detector, which would
@@ -20,7 +22,7 @@ func buildBinary(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("go not on PATH: the crash test compiles the command it kills")
+		testskip.Missing(t, "go on PATH", "put the go command on PATH: the crash test compiles the command it kills")
 	}
 	bin := filepath.Join(t.TempDir(), "logoindex")
 	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {

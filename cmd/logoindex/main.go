@@ -1,16 +1,19 @@
 // Command logoindex validates a folder of logo sources and builds the static
-// logo index from it.
+// logo index from it. Its usage (TestUsageDocumented keeps this in step
+// with the flags):
 //
-// Usage:
+//	usage:
+//	  logoindex build [-base-url URL] [-format format] [-install-template command] [-no-cache]
+//	                  [-out folder] [-src folder] [-strict] [-workers goroutines]
+//	  logoindex check [-format format] [-src folder] [-strict]
+//	  logoindex new <slug> -category slug -hex colour -name name [-license identifier] [-source URL]
+//	                       [-src folder]
+//	  logoindex serve [-addr address] [-base-url URL] [-dir folder] [-format format]
+//	                  [-install-template command] [-interval duration] [-log] [-no-cache]
+//	                  [-src folder] [-strict] [-watch] [-workers goroutines]
 //
-//	logoindex build [-src source-logos] [-out dist] [-base-url http://localhost:8080]
-//	logoindex check [-src source-logos] [-strict] [-format text|github]
-//	logoindex new <slug> -name "Brand" -hex "#RRGGBB" -category c [-src source-logos]
-//	logoindex serve [-dir dist] [-addr 127.0.0.1:8080] [-watch -src source-logos]
-//
-// Exit status: 0 on success, 1 when any logo is invalid (or, with -strict,
-// has a warning), 2 on bad usage, 130 or 143 when stopped by SIGINT
-// (Ctrl-C) or SIGTERM, which stop every command within a second.
+//	Exit status: 0 on success, 1 when a logo is invalid (with -strict, also on a warning), 2 on bad usage, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM.
+//	Run 'logoindex <command> -h' for what each flag does.
 package main
 
 import (
@@ -109,41 +112,102 @@ func exitCode(err error, stderr io.Writer) int {
 	return 1
 }
 
-const usage = `usage:
-  logoindex build [-src source-logos] [-out dist] [-base-url http://localhost:8080]
-  logoindex check [-src source-logos] [-strict] [-format text|github]
-  logoindex new <slug> -name "Brand" -hex "#RRGGBB" -category c [-src source-logos]
-  logoindex serve [-dir dist] [-addr 127.0.0.1:8080] [-watch -src source-logos]
+// commands are the subcommands, in the order the usage lists them.
+var commands = []struct {
+	name, args string
+	// flagSet returns the command's flags, registered on a new set; the
+	// usage is made from it, so it always lists every flag.
+	flagSet func(stderr io.Writer) *flag.FlagSet
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}{
+	{"build", "", func(w io.Writer) *flag.FlagSet { fs, _ := buildFlagSet(w); return fs }, runBuild},
+	{"check", "", func(w io.Writer) *flag.FlagSet { fs, _ := checkFlagSet(w); return fs }, runCheck},
+	{"new", "<slug>", func(w io.Writer) *flag.FlagSet { fs, _ := scaffoldFlagSet(w); return fs }, runNew},
+	{"serve", "", func(w io.Writer) *flag.FlagSet { fs, _ := serveFlagSet(w); return fs }, runServe},
+}
 
-Run 'logoindex <command> -h' for a command's flags.`
+// usage is the program's usage, made from the flag sets of the commands.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	for _, c := range commands {
+		b.WriteString(indent(synopsis(c.flagSet(io.Discard), c.args), "  ") + "\n")
+	}
+	b.WriteString("\n" + exitStatusDoc + "\nRun 'logoindex <command> -h' for what each flag does.")
+	return b.String()
+}
+
+// exitStatusDoc is said in the usage and the README.
+const exitStatusDoc = "Exit status: 0 on success, 1 when a logo is invalid (with -strict, also on a warning), 2 on bad usage, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM."
+
+// synopsis is a command's usage line, wrapped: required flags (their usage
+// says "(required)") first, then the others in brackets, each with the
+// name of its value.
+func synopsis(fs *flag.FlagSet, args string) string {
+	head := fs.Name()
+	if args != "" {
+		head += " " + args
+	}
+	var required, optional []string
+	fs.VisitAll(func(f *flag.Flag) {
+		name, help := flag.UnquoteUsage(f)
+		s := "-" + f.Name
+		if name != "" {
+			s += " " + name
+		}
+		if strings.Contains(help, "(required)") {
+			required = append(required, s)
+		} else {
+			optional = append(optional, "["+s+"]")
+		}
+	})
+	const width = 96
+	pad := strings.Repeat(" ", len(head)+1)
+	var lines []string
+	line := head
+	for _, w := range append(required, optional...) {
+		if len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = pad[:len(pad)-1]
+		}
+		line += " " + w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
 
 // run is the whole program: only it and main touch the process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usage)
+		fmt.Fprintln(stderr, usage())
 		return &exitError{code: 2}
 	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
 	switch args[0] {
-	case "build":
-		return runBuild(ctx, args[1:], stdout, stderr)
-	case "check":
-		return runCheck(ctx, args[1:], stdout, stderr)
-	case "new":
-		return runNew(args[1:], stdout, stderr)
-	case "serve":
-		return runServe(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(stdout, usage)
+		fmt.Fprintln(stdout, usage())
 		return nil
 	}
-	fmt.Fprintln(stderr, usage)
+	fmt.Fprintln(stderr, usage())
 	return usageError("unknown command %q", args[0])
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+// newFlagSet returns a flag set that reports errors instead of exiting,
+// and whose -h prints the command's synopsis and flags.
+func newFlagSet(name, args string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("logoindex "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n", synopsis(fs, args))
+		fs.PrintDefaults()
+	}
 	return fs
 }
 

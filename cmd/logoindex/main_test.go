@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"go/parser"
+	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -63,7 +67,7 @@ func TestBuildWritesTree(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build exit %d, stderr:\n%s", code, stderr)
 	}
-	if !strings.HasPrefix(stdout, "built 1 logos (") || stderr != "" {
+	if !strings.HasPrefix(stdout, "built 1 logo (") || stderr != "" {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "dist/api/logos/gitlab.json"))
@@ -128,11 +132,11 @@ func TestStrictFailsOnWarnings(t *testing.T) {
 	wantWarning := "source-logos/gitlab/logo.yaml:2:6: warning: brand colour #181717 has a contrast ratio of 1.06:1 against a dark page (#0D1117), below 3:1; add icon-dark.svg, a variant that reads on dark backgrounds\n"
 
 	code, stdout, stderr := runCmd("check")
-	if code != 0 || stderr != wantWarning || stdout != "checked 1 logos: no errors (1 warning)\n" {
+	if code != 0 || stderr != wantWarning || stdout != "checked 1 logo: no errors (1 warning)\n" {
 		t.Errorf("check: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	code, _, stderr = runCmd("check", "-strict")
-	if code != 1 || stderr != wantWarning+"logoindex: 1 warnings and -strict is set\n" {
+	if code != 1 || stderr != wantWarning+"logoindex: 1 warning and -strict is set\n" {
 		t.Errorf("check -strict: exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = runCmd("check", "-strict", "-format", "github")
@@ -214,12 +218,43 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestUsageDocumented: the usage is made from the flag sets, and the
+// package documentation and the README show it as it is.
+func TestUsageDocumented(t *testing.T) {
+	u := usage()
+	fs, _ := buildFlagSet(io.Discard)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(u, "-"+f.Name) {
+			t.Errorf("the usage lacks build's -%s", f.Name)
+		}
+	})
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc := f.Doc.Text(); !strings.Contains(doc, strings.ReplaceAll(indent(u, "\t"), "\n\t\n", "\n\n")) {
+		t.Errorf("the doc comment of main.go does not show the usage; paste the output of logoindex help:\n%s", doc)
+	}
+	readme, err := os.ReadFile(filepath.Join(moduleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "\n"+u+"\n") {
+		t.Errorf("README.md does not show the usage; paste the output of logoindex help:\n%s", u)
+	}
+}
+
 func TestHelpExitsZero(t *testing.T) {
 	if code, stdout, _ := runCmd("help"); code != 0 || !strings.Contains(stdout, "logoindex build") {
 		t.Errorf("help: exit %d, stdout %q", code, stdout)
 	}
-	if code, _, stderr := runCmd("build", "-h"); code != 0 || !strings.Contains(stderr, "-base-url") {
+	if code, _, stderr := runCmd("build", "-h"); code != 0 || !strings.Contains(stderr, "-base-url") ||
+		!strings.HasPrefix(stderr, "usage: logoindex build [-base-url URL]") || !strings.Contains(stderr, ".<out>.cache beside -out") {
 		t.Errorf("build -h: exit %d, stderr %q", code, stderr)
+	}
+	// serve has no -out: its cache is named after -dir.
+	if code, _, stderr := runCmd("serve", "-h"); code != 0 || !strings.Contains(stderr, ".<dir>.cache beside -dir") || strings.Contains(stderr, "<out>") {
+		t.Errorf("serve -h: exit %d, stderr %q", code, stderr)
 	}
 }
 

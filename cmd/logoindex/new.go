@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -28,19 +30,26 @@ func (s *stringList) Set(v string) error {
 	return nil
 }
 
-func runNew(args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("new", stderr)
-	src := flags.String("src", "source-logos", "source `folder`")
-	name := flags.String("name", "", "display `name`, as the brand writes it (required)")
-	hex := flags.String("hex", "", "brand `colour`, #RRGGBB (required)")
-	var cats stringList
-	flags.Var(&cats, "category", "category `slug` from categories.yaml; repeat or separate with commas (required)")
-	source := flags.String("source", "", "`URL` the artwork comes from")
-	license := flags.String("license", "", "SPDX `identifier` of the artwork's licence")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, `usage: logoindex new <slug> -name "Brand" -hex "#RRGGBB" -category c [-src source-logos]`)
-		flags.PrintDefaults()
-	}
+// newArgs are the flags of new.
+type newArgs struct {
+	src, name, hex, source, license string
+	cats                            stringList
+}
+
+func scaffoldFlagSet(stderr io.Writer) (*flag.FlagSet, *newArgs) {
+	fs := newFlagSet("new", "<slug>", stderr)
+	var a newArgs
+	fs.StringVar(&a.src, "src", "source-logos", "source `folder`")
+	fs.StringVar(&a.name, "name", "", "display `name`, as the brand writes it (required)")
+	fs.StringVar(&a.hex, "hex", "", "brand `colour`, #RRGGBB (required)")
+	fs.Var(&a.cats, "category", "category `slug` from categories.yaml; repeat or separate with commas (required)")
+	fs.StringVar(&a.source, "source", "", "`URL` the artwork comes from")
+	fs.StringVar(&a.license, "license", "", "SPDX `identifier` of the artwork's licence")
+	return fs, &a
+}
+
+func runNew(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	flags, a := scaffoldFlagSet(stderr)
 	pos, err := parseFlags(flags, args)
 	if err != nil {
 		return err
@@ -51,28 +60,31 @@ func runNew(args []string, stdout, stderr io.Writer) error {
 	}
 	slug := pos[0]
 	var missing []string
-	for flagName, v := range map[string]string{"-name": *name, "-hex": *hex} {
+	for flagName, v := range map[string]string{"-name": a.name, "-hex": a.hex} {
 		if strings.TrimSpace(v) == "" {
 			missing = append(missing, flagName)
 		}
 	}
-	if len(cats) == 0 {
+	if len(a.cats) == 0 {
 		missing = append(missing, "-category")
 	}
 	if len(missing) > 0 {
 		return usageError("new needs %s", strings.Join(slices.Sorted(slices.Values(missing)), ", "))
 	}
+	if msg := slugProblem(slug); msg != "" {
+		return usageError("%s", msg)
+	}
 
 	// Check the flags the way build will check the file, by building the
 	// file and running the real validator on it.
-	data, err := scaffold(slug, *name, *hex, cats, *source, *license)
+	data, err := scaffold(slug, a.name, a.hex, a.cats, a.source, a.license)
 	if err != nil {
 		return err
 	}
-	if err := checkScaffold(*src, slug, data); err != nil {
+	if err := checkScaffold(a.src, data); err != nil {
 		return err
 	}
-	dir := filepath.Join(*src, slug)
+	dir := filepath.Join(a.src, slug)
 	if _, err := os.Lstat(dir); err == nil {
 		return usageError("%s already exists; edit its logo.yaml instead", dir)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -84,19 +96,43 @@ func runNew(args []string, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(filepath.Join(dir, "logo.yaml"), data, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, `created %s
-next:
-  1. add %s/icon.svg (required, in the brand colour) and icon-mono.svg (fill="currentColor")
-  2. fill in source and license in %s/logo.yaml
-  3. make check
-  4. make build
-`, filepath.Join(dir, "logo.yaml"), dir, dir)
+	fmt.Fprintf(stdout, "created %s\nnext:\n", filepath.Join(dir, "logo.yaml"))
+	steps := []string{fmt.Sprintf(`add %s/icon.svg (required, in the brand colour) and icon-mono.svg (fill="currentColor")`, dir)}
+	var unset []string
+	for _, f := range []struct{ key, value string }{{"source", a.source}, {"license", a.license}} {
+		if f.value == "" {
+			unset = append(unset, f.key)
+		}
+	}
+	if len(unset) > 0 {
+		steps = append(steps, fmt.Sprintf("fill in %s in %s/logo.yaml", strings.Join(unset, " and "), dir))
+	}
+	steps = append(steps, "make check", "make build")
+	for i, step := range steps {
+		fmt.Fprintf(stdout, "  %d. %s\n", i+1, step)
+	}
 	return nil
 }
 
-// checkScaffold validates slug and the generated logo.yaml against the
-// source folder's categories, reporting only what the flags got wrong.
-func checkScaffold(src, slug string, data []byte) error {
+// slugProblem says what is wrong with the slug argument of new, or "".
+// CheckSlug's messages speak of a folder to rename; here there is none yet.
+func slugProblem(slug string) string {
+	if why := generator.ReservedSlug(slug); why != "" {
+		return fmt.Sprintf("the slug %q is reserved (%s); choose another", slug, why)
+	}
+	if generator.CheckSlug(slug) == "" {
+		return ""
+	}
+	msg := fmt.Sprintf("%q is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most %d characters", slug, generator.MaxSlugLen)
+	if s := generator.SuggestSlug(slug); s != "" && generator.CheckSlug(s) == "" {
+		msg += fmt.Sprintf(", for example %q", s)
+	}
+	return msg
+}
+
+// checkScaffold validates the generated logo.yaml against the source
+// folder's categories, reporting only what the flags got wrong.
+func checkScaffold(src string, data []byte) error {
 	if _, err := os.Stat(filepath.Join(src, "categories.yaml")); err != nil {
 		return usageError("%s has no categories.yaml; run new from the project folder or pass -src", src)
 	}
@@ -105,9 +141,6 @@ func checkScaffold(src, slug string, data []byte) error {
 		return err
 	}
 	var probs generator.ProblemList
-	if msg := generator.CheckSlug(slug); msg != "" {
-		return usageError("%q: %s", slug, msg)
-	}
 	catList, p := generator.ParseCategories(&generator.SourceFile{Path: filepath.ToSlash(filepath.Join(src, "categories.yaml")), Data: cats})
 	probs = append(probs, p...)
 	known := map[string]bool{}
@@ -127,7 +160,11 @@ func checkScaffold(src, slug string, data []byte) error {
 	}
 	for _, c := range m.Categories {
 		if !known[c] {
-			msgs = append(msgs, fmt.Sprintf("unknown category %q; the categories are %s", c, strings.Join(names, ", ")))
+			msg := fmt.Sprintf("unknown category %q; ", c)
+			if near := generator.SuggestCategory(c, names); near != "" {
+				msg += fmt.Sprintf("did you mean %q? ", near)
+			}
+			msgs = append(msgs, msg+"the categories are "+strings.Join(names, ", "))
 		}
 	}
 	if len(probs.Errors()) > 0 {

@@ -54,6 +54,29 @@ func TestNewScaffoldFillCheckBuild(t *testing.T) {
 	}
 }
 
+// TestNewNextSteps: the steps printed after new ask only for what the
+// flags did not give.
+func TestNewNextSteps(t *testing.T) {
+	inTempDir(t, goodSource())
+	for _, tc := range []struct {
+		slug  string
+		flags []string
+		want  string // the second step
+	}{
+		{"one", nil, "  2. fill in source and license in source-logos/one/logo.yaml\n"},
+		{"two", []string{"-source", "https://two.example/press"}, "  2. fill in license in source-logos/two/logo.yaml\n"},
+		{"three", []string{"-source", "https://three.example/press", "-license", "CC0-1.0"}, "  2. make check\n"},
+	} {
+		args := append([]string{"new", tc.slug, "-name", "X", "-hex", "#FC6D26", "-category", "devtools"}, tc.flags...)
+		code, stdout, stderr := runCmd(args...)
+		want := "created source-logos/" + tc.slug + "/logo.yaml\nnext:\n" +
+			"  1. add source-logos/" + tc.slug + `/icon.svg (required, in the brand colour) and icon-mono.svg (fill="currentColor")` + "\n" + tc.want
+		if code != 0 || !strings.HasPrefix(stdout, want) || stderr != "" {
+			t.Errorf("new %s %q: exit %d, stdout:\n%s\nwant it to start:\n%s\nstderr: %s", tc.slug, tc.flags, code, stdout, want, stderr)
+		}
+	}
+}
+
 func TestNewRefuses(t *testing.T) {
 	inTempDir(t, goodSource())
 	for _, tc := range []struct {
@@ -61,12 +84,16 @@ func TestNewRefuses(t *testing.T) {
 		want string
 	}{
 		{[]string{"new", "gitlab", "-name", "GitLab", "-hex", "#FC6D26", "-category", "devtools"}, "logoindex: source-logos/gitlab already exists; edit its logo.yaml instead"},
-		{[]string{"new", "Acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "Acme": folder name is not a valid slug (lower-case letters, digits and single hyphens: ^[a-z0-9]+(-[a-z0-9]+)*$); rename it, for example to "acme"`},
+		{[]string{"new", "Acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "Acme" is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most 64 characters, for example "acme"` + "\n"},
+		{[]string{"new", "Bad_Slug", "-name", "Bad", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "Bad_Slug" is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most 64 characters, for example "bad-slug"` + "\n"},
+		{[]string{"new", "__", "-name", "Bad", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: "__" is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most 64 characters` + "\n"},
+		{[]string{"new", "registry", "-name", "Registry", "-hex", "#FC6D26", "-category", "devtools"}, `logoindex: the slug "registry" is reserved (it would write r/registry.json, which the build writes for the collection); choose another` + "\n"},
 		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D2", "-category", "devtools"}, `logoindex: hex "#FC6D2" is not a colour`},
-		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "tools"}, `logoindex: unknown category "tools"; the categories are devtools`},
+		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "tools"}, `logoindex: unknown category "tools"; the categories are devtools` + "\n"},
+		{[]string{"new", "acme", "-name", "Acme", "-hex", "#FC6D26", "-category", "devtool"}, `logoindex: unknown category "devtool"; did you mean "devtools"? the categories are devtools` + "\n"},
 	} {
 		code, _, stderr := runCmd(tc.args...)
-		if code != 2 || !strings.Contains(stderr, tc.want) {
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "logoindex:") != 1 {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
 		}
 	}

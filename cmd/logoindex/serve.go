@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -15,17 +16,31 @@ import (
 	"logoindex/internal/preview"
 )
 
+// serveArgs are the flags of serve.
+type serveArgs struct {
+	dir, addr   string
+	watch       bool
+	interval    time.Duration
+	logRequests bool
+	bf          buildFlags
+}
+
+func serveFlagSet(stderr io.Writer) (*flag.FlagSet, *serveArgs) {
+	fs := newFlagSet("serve", "", stderr)
+	var a serveArgs
+	fs.StringVar(&a.dir, "dir", "dist", "`folder` to serve: the output of build")
+	fs.StringVar(&a.addr, "addr", "127.0.0.1:8080", "`address` to listen on; the default is reachable from this machine only")
+	fs.BoolVar(&a.watch, "watch", false, "build -dir from -src now and again whenever a source changes, and reload open pages")
+	fs.DurationVar(&a.interval, "interval", preview.DefaultInterval, "how often -watch looks at the sources")
+	fs.BoolVar(&a.logRequests, "log", false, "print one line per request")
+	a.bf.register(fs, "dir")
+	return fs, &a
+}
+
 // runServe serves the output folder like a CDN would (see internal/preview)
 // and, with -watch, rebuilds it whenever a source changes.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", stderr)
-	dir := fs.String("dir", "dist", "`folder` to serve: the output of build")
-	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on; the default is reachable from this machine only")
-	watch := fs.Bool("watch", false, "build -dir from -src now and again whenever a source changes")
-	interval := fs.Duration("interval", preview.DefaultInterval, "how often -watch looks at the sources")
-	logRequests := fs.Bool("log", false, "print one line per request")
-	var bf buildFlags
-	bf.register(fs)
+	fs, a := serveFlagSet(stderr)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -33,42 +48,48 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usageError("serve takes no arguments, got %q", pos)
 	}
-	if *dir == "" {
+	if a.dir == "" {
 		return usageError("-dir must name a folder")
 	}
-	if *watch {
-		if err := bf.validate(); err != nil {
+	if a.watch {
+		if err := a.bf.validate(); err != nil {
 			return err
 		}
 		// Checked now: a watch of a missing folder would wait for ever.
-		if info, err := os.Stat(bf.src); err != nil || !info.IsDir() {
-			return usageError("-src %s is not a folder", bf.src)
+		if info, err := os.Stat(a.bf.src); err != nil || !info.IsDir() {
+			return usageError("-src %s is not a folder", a.bf.src)
 		}
 	}
 	// The handler, the watcher and the server all print: one lock each
 	// keeps their lines whole.
 	stdout, stderr = &lockedWriter{w: stdout}, &lockedWriter{w: stderr}
 
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", a.addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	h := &preview.Handler{Dir: *dir}
-	if *logRequests {
+	h := &preview.Handler{Dir: a.dir}
+	if a.logRequests {
 		h.Log = stdout
+	}
+	if a.watch {
+		h.Live = &preview.Live{}
 	}
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
+		// Requests end with the server: the open event streams of a live
+		// preview would otherwise hold Shutdown for its whole timeout.
+		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
-	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", *dir, ln.Addr())
-	if _, err := os.Stat(filepath.Join(*dir, "api", "logos.json")); err != nil && !*watch {
-		fmt.Fprintf(stderr, "logoindex: %s holds no build yet; run logoindex build -out %s (or make build)\n", *dir, *dir)
+	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", a.dir, ln.Addr())
+	if _, err := os.Stat(filepath.Join(a.dir, "api", "logos.json")); err != nil && !a.watch {
+		fmt.Fprintf(stderr, "logoindex: %s holds no build yet; run logoindex build -out %s (or make build)\n", a.dir, a.dir)
 	}
 
 	var wg sync.WaitGroup
-	if *watch {
-		wg.Go(func() { watchAndBuild(ctx, bf, *dir, *interval, stdout, stderr) })
+	if a.watch {
+		wg.Go(func() { watchAndBuild(ctx, a.bf, a.dir, a.interval, h.Live, stdout, stderr) })
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -96,13 +117,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // watchAndBuild builds dir from the sources now and after every change,
-// through the same writeBuild as the build command. A failed build prints
-// its problems and leaves the last good tree being served.
-func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, stdout, stderr io.Writer) {
+// through the same writeBuild as the build command, and reloads the open
+// pages. A failed build prints its problems and leaves the last good tree
+// being served.
+func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, live *preview.Live, stdout, stderr io.Writer) {
 	rebuild := func() {
 		err := writeBuild(ctx, bf, dir, stdout, stderr)
 		switch {
-		case err == nil, ctx.Err() != nil:
+		case ctx.Err() != nil:
+		case err == nil:
+			live.Reload()
 		default:
 			var ee *exitError
 			if !errors.As(err, &ee) || ee.msg != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -108,10 +109,13 @@ func TestServeWatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wait(stdout, `^built 1 logos \(\d+ files\) into .*dist in `)
+	wait(stdout, `^built 1 logo \(\d+ files\) into .*dist in `)
 	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
 		t.Errorf("first build (-want +got):\n%s", diff)
 	}
+	// Open pages listen for rebuilds (the browser half is TestLiveReload).
+	versions := eventData(t, base+"/.preview/events")
+	first := <-versions
 
 	// A broken edit: the problem is printed, the old tree stays.
 	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(goodSource()["source-logos/gitlab/logo.yaml"], `"#FC6D26"`, `"#FC6D2"`, 1), 1)
@@ -131,6 +135,14 @@ func TestServeWatch(t *testing.T) {
 	if diff := cmp.Diff([]string{"Gitea", "GitLab"}, fetchIndex(t, base)); diff != "" {
 		t.Errorf("after the fix (-want +got):\n%s", diff)
 	}
+	select {
+	case v := <-versions:
+		if v == first {
+			t.Errorf("the event after a rebuild repeats the version %q", v)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("no event after the rebuild")
+	}
 	// The pages link through the build's base URL only in what they show.
 	res, err := http.Get(base + "/logos/gitea/")
 	if err != nil {
@@ -141,6 +153,44 @@ func TestServeWatch(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(string(page), "https://logos.example.com/logos/gitea/icon.svg") {
 		t.Errorf("GET /logos/gitea/: %s\n%s", res.Status, page)
 	}
+	// A preview shows what was saved: nothing is cached, and the page loads
+	// the reload script, which the built file does not hold.
+	built, err := os.ReadFile(filepath.Join(dist, "logos", "gitea", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "no-store" || !strings.Contains(string(page), "../../.preview/reload.js") || strings.Contains(string(built), "reload.js") {
+		t.Errorf("GET /logos/gitea/: Cache-Control %q, reload script in the page: %v, in dist: %v",
+			cc, strings.Contains(string(page), "reload.js"), strings.Contains(string(built), "reload.js"))
+	}
+}
+
+// eventData reads a server-sent event stream until the test ends and
+// sends the data of each event.
+func eventData(t *testing.T, url string) <-chan string {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), "GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET %s: %s %s", url, res.Status, res.Header.Get("Content-Type"))
+	}
+	out := make(chan string, 16)
+	go func() {
+		defer res.Body.Close()
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				out <- v
+			}
+		}
+	}()
+	return out
 }
 
 // TestServeWithoutBuild warns that the folder is empty and serves 404s

@@ -185,7 +185,7 @@ func TestSignalStopsServe(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logos`)); err != nil {
+	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logo`)); err != nil {
 		cmd.Process.Kill()
 		t.Fatal(err)
 	}

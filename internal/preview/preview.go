@@ -6,6 +6,8 @@
 // It reads the folder afresh on every request (through os.Root, which
 // refuses paths and links that leave it), so a rebuild that swaps the
 // folder is served at once and a failed one leaves the last good tree.
+// With Handler.Live it is a live preview: nothing cached, and open pages
+// reload after a rebuild.
 package preview
 
 import (
@@ -37,6 +39,10 @@ type Handler struct {
 	// Log, when set, gets one line per request: method, path and status.
 	// Writes are serialised.
 	Log io.Writer
+	// Live, when set, serves a tree that is being rebuilt: nothing is
+	// cached and pages reload themselves after Live.Reload (see Live).
+	// Without it the handler sends what a CDN would.
+	Live *Live
 
 	logMu sync.Mutex
 }
@@ -80,12 +86,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusMethodNotAllowed, "method not allowed")
 		return
 	}
-	if h.Dir == "" {
-		httpError(w, http.StatusNotFound, "not found")
-		return
+	if h.Live != nil {
+		if name, ok := strings.CutPrefix(r.URL.Path, LivePath); ok {
+			h.serveLive(w, r, name)
+			return
+		}
 	}
-	name, ok := fileName(r.URL.Path)
-	if !ok {
+	if h.Dir == "" {
 		httpError(w, http.StatusNotFound, "not found")
 		return
 	}
@@ -95,6 +102,16 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer root.Close()
+	rules, err := readRules(root)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	name, ok := fileName(r.URL.Path)
+	if !ok {
+		h.notFound(w, r, root, rules)
+		return
+	}
 
 	info, err := root.Stat(name)
 	if err == nil && info.IsDir() {
@@ -112,7 +129,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		info, err = root.Stat(name)
 	}
 	if err != nil || !info.Mode().IsRegular() {
-		httpError(w, http.StatusNotFound, "not found")
+		h.notFound(w, r, root, rules)
 		return
 	}
 	if info.Size() > MaxFileSize {
@@ -121,26 +138,56 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	data, err := readFile(root, name)
 	if err != nil {
+		h.notFound(w, r, root, rules)
+		return
+	}
+	data = h.setHeaders(w, r.URL.Path, name, data, rules)
+	// ServeContent answers If-None-Match with 304 and handles HEAD and
+	// ranges. No modification time: the ETag is the validator.
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+}
+
+// NotFoundPage is the page a build writes for missing paths. Netlify and
+// Cloudflare Pages answer any missing path with it, status 404, and so does
+// the handler; a tree without one gets a line of text.
+const NotFoundPage = "404.html"
+
+// notFound answers 404 with the tree's NotFoundPage.
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, root *os.Root, rules HeaderRules) {
+	data, err := readFile(root, NotFoundPage)
+	if err != nil {
 		httpError(w, http.StatusNotFound, "not found")
 		return
 	}
-	rules, err := readRules(root)
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
-		return
+	data = h.setHeaders(w, "/"+NotFoundPage, NotFoundPage, data, rules)
+	w.Header().Set("Cache-Control", "no-store") // the file may exist after the next build
+	w.Header().Del("ETag")
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(data)
 	}
+}
+
+// setHeaders sets the headers of the file name, served at urlPath: those
+// of _headers, a Content-Type, an ETag; and in a live preview no-store,
+// with the reload script added to HTML. It returns the body to send.
+func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data []byte, rules HeaderRules) []byte {
 	hdr := w.Header()
-	for k, v := range rules.For(r.URL.Path) {
+	for k, v := range rules.For(urlPath) {
 		hdr[k] = v
 	}
 	if hdr.Get("Content-Type") == "" {
 		hdr.Set("Content-Type", typeOf(name))
 	}
+	if h.Live != nil {
+		hdr.Set("Cache-Control", "no-store")
+		if strings.HasPrefix(hdr.Get("Content-Type"), "text/html") {
+			data = withReloadScript(data, urlPath)
+		}
+	}
 	sum := sha256.Sum256(data)
 	hdr.Set("ETag", `"`+hex.EncodeToString(sum[:16])+`"`)
-	// ServeContent answers If-None-Match with 304 and handles HEAD and
-	// ranges. No modification time: the ETag is the validator.
-	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+	return data
 }
 
 // fileName maps a URL path to a name inside the tree, refusing anything
@@ -239,3 +286,7 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	s.wrote = true
 	return s.ResponseWriter.Write(b)
 }
+
+// Unwrap lets http.ResponseController reach the connection (to flush the
+// event stream).
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -137,16 +137,16 @@ func TestHandler(t *testing.T) {
 		{"GET", "/api/logos/acme.json", want{200, json, "public, max-age=300, stale-while-revalidate=86400", "", `{"slug":"acme"`}},
 		{"GET", css, want{200, "text/css; charset=utf-8", "public, max-age=31536000, immutable", "", ""}},
 		{"HEAD", "/api/logos.json", want{200, json, "public, max-age=300, stale-while-revalidate=86400", "", ""}},
-		{"GET", "/nope", want{404, text, "no-store", "", "not found"}},
-		{"GET", "/api/", want{404, text, "no-store", "", "not found"}},
-		{"GET", "/_headers", want{404, text, "no-store", "", "not found"}},
-		{"GET", "/../go.mod", want{404, text, "no-store", "", "not found"}},
-		{"GET", "/logos/../../secret.txt", want{404, text, "no-store", "", "not found"}},
-		{"GET", "/logos/acme/leak.svg", want{404, text, "no-store", "", "not found"}},
-		{"GET", "/.dist.lock", want{404, text, "no-store", "", "not found"}},
-		{"GET", `/logos\acme\icon.svg`, want{404, text, "no-store", "", "not found"}},
-		{"GET", "/index.html\x00", want{404, text, "no-store", "", "not found"}},
-		{"GET", "relative", want{404, text, "no-store", "", "not found"}},
+		{"GET", "/nope", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/api/", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/_headers", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/../go.mod", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/logos/../../secret.txt", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/logos/acme/leak.svg", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/.dist.lock", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", `/logos\acme\icon.svg`, want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/index.html\x00", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "relative", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"POST", "/", want{405, text, "no-store", "", "method not allowed"}},
 	} {
 		w := serve(h, tc.method, tc.path, nil)
@@ -165,6 +165,11 @@ func TestHandler(t *testing.T) {
 		if tc.method == "HEAD" && w.Body.Len() > 0 {
 			t.Errorf("HEAD returned a body")
 		}
+	}
+	// The tree's 404 page, as Netlify and Cloudflare Pages send it; a
+	// HEAD gets its headers only.
+	if w := serve(h, "HEAD", "/nope", nil); w.Code != 404 || w.Body.Len() != 0 || w.Header().Get("Content-Type") != html {
+		t.Errorf("HEAD /nope: %d, %d bytes, %q", w.Code, w.Body.Len(), w.Header().Get("Content-Type"))
 	}
 	if !strings.Contains(log.String(), "GET /logos/acme/icon.svg 200\n") || !strings.Contains(log.String(), "POST / 405\n") {
 		t.Errorf("request log lacks lines:\n%s", log.String())
@@ -271,6 +276,10 @@ func TestHandlerWithoutHeadersFile(t *testing.T) {
 		if got := w.Header().Get("Content-Type"); w.Code != 200 || got != want {
 			t.Errorf("GET %s: %d %q, want 200 %q", p, w.Code, got, want)
 		}
+	}
+	// Without a 404.html, a missing path gets a line of text.
+	if w := serve(h, "GET", "/nope", nil); w.Code != 404 || w.Header().Get("Content-Type") != "text/plain; charset=utf-8" {
+		t.Errorf("GET /nope without 404.html: %d %q", w.Code, w.Header().Get("Content-Type"))
 	}
 	// A broken _headers is reported, not ignored.
 	if err := os.WriteFile(filepath.Join(dir, "_headers"), []byte("  X: 1\n"), 0o644); err != nil {
