@@ -1094,17 +1094,26 @@ func fitArc(p0, p1 point, pts []point, r rounder) (arcFit, bool) {
 	if !(rad > 0) || rad > 64*span || math.IsInf(rad, 0) {
 		return arcFit{}, false // nearly straight: a line or a curve says it shorter
 	}
+	// The flags come from the circle itself: which of the four arcs from
+	// p0 to p1 passes through the points. If none does within the
+	// tolerance, no rounded radius will.
+	fa, fs, found := false, false, false
+	for k := range 4 {
+		fa, fs = k&1 == 1, k&2 == 2
+		if found = arcCovers(p0, p1, rad, fa, fs, pts, tol); found {
+			break
+		}
+	}
+	if !found {
+		return arcFit{}, false
+	}
 	for t := tol; t >= tol/1e4; t /= 10 {
 		tok, rv, ok := r.near(rad, t)
 		if !ok || !(rv > 0) {
 			return arcFit{}, false
 		}
-		for _, fa := range []bool{false, true} {
-			for _, fs := range []bool{false, true} {
-				if arcCovers(p0, p1, rv, fa, fs, pts, tol) {
-					return arcFit{r: tok, fa: fa, fs: fs}, true
-				}
-			}
+		if arcCovers(p0, p1, rv, fa, fs, pts, tol) {
+			return arcFit{r: tok, fa: fa, fs: fs}, true
 		}
 	}
 	return arcFit{}, false
@@ -1172,8 +1181,11 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 		fa, oka := fitArc(cur, ends[0], pts, r)
 		fr, okr := fitArc(cur, ends[1], pts, r)
 		if !oka || !okr {
-			if best != nil {
-				break // the run ended with the last arc found
+			// A run of one circle ends here; before one is found, a longer
+			// run may still be one (half a circle can fail where the whole
+			// closes), up to the eight curves a circle is drawn with.
+			if best != nil || j-i >= 8 {
+				break
 			}
 			continue
 		}
