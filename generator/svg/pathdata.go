@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -60,18 +61,32 @@ func newRounder(tol float64) rounder {
 // near returns the number with the fewest decimals within tol of x (at
 // most r.tol) and its value; ok is false for numbers too large to write.
 func (r rounder) near(x, tol float64) (ptok, float64, bool) {
-	for d := 0; d <= r.dmax; d++ {
+	// The decimals that always hold tol: r.dmax for r.tol, more for less
+	// (a joint another segment reflects, the end of a loose arc).
+	dm := r.dmax
+	for dm < 15 && 0.5*pow10inv[dm] > tol {
+		dm++
+	}
+	for d := 0; d <= dm; d++ {
 		sc := pow10[d]
 		n := math.Round(x * sc)
 		if math.IsNaN(n) || math.Abs(n) > 1<<52 {
 			return ptok{}, 0, false
 		}
-		if v := n / sc; math.Abs(v-x) <= tol || d == r.dmax {
+		if v := n / sc; math.Abs(v-x) <= tol || d == dm {
 			return ptok{n: int64(n), d: d}, v, true
 		}
 	}
 	return ptok{}, 0, false
 }
+
+// pow10inv holds the negative powers of ten.
+var pow10inv = func() (t [24]float64) {
+	for i := range t {
+		t[i] = 1 / pow10[i]
+	}
+	return t
+}()
 
 // appendFixed writes n steps of 10^-d as the shortest decimal: no leading
 // zero, no trailing zeros.
@@ -594,7 +609,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 		// Curves that together are one arc of a circle (four quarter
 		// circles, say) are written as one arc; a whole circle as one arc
 		// that stops a hair before its start, which the z closes.
-		if s.cmd == 'C' && arcable(i) {
+		if reshape && s.cmd == 'C' && arcable(i) {
 			if j, next, ok := mergeArcs(&w, cur, segs, from, i, arcable, tolsFor, at, r); ok {
 				cur, prev, i = next, 'A', j
 				continue
@@ -970,8 +985,8 @@ func looseArc(a point, s pathSeg, tol float64) (point, bool) {
 		return point{}, false
 	}
 	d := tol / 4
-	for _, da := range [4]point{{d, d}, {d, -d}, {-d, d}, {-d, -d}} {
-		for _, db := range [4]point{{d, d}, {d, -d}, {-d, d}, {-d, -d}} {
+	for _, da := range [2]point{{d, d}, {-d, -d}} {
+		for _, db := range [2]point{{d, -d}, {-d, d}} {
 			p0, p1 := point{a.x + da.x, a.y + da.y}, point{s.p[0].x + db.x, s.p[0].y + db.y}
 			if !arcCovers(p0, p1, rx, s.fa, s.fs, pts[1:len(pts)-1], tol/2) {
 				return point{}, false
@@ -1122,6 +1137,7 @@ func fitArc(p0, p1 point, pts []point, r rounder) (arcFit, bool) {
 // curveSamples appends 15 points of the cubic curve s starting at a, and
 // its end unless last.
 func curveSamples(pts []point, a point, s pathSeg, last bool) []point {
+	pts = slices.Grow(pts, 16)
 	for k := 1; k < 16; k++ {
 		pts = append(pts, cubicAt(a, s, float64(k)/16))
 	}
@@ -1203,33 +1219,65 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 // arcCovers reports whether the arc from p0 to p1 of radius rad with the
 // flags given passes within tol of every point of pts, in order along it.
 func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64) bool {
-	c, rEff, start, delta, ok := arcCentre(p0, p1, rad, fa, fs)
+	c, rEff, _, delta, ok := arcCentre(p0, p1, rad, fa, fs)
 	if !ok {
 		return false
+	}
+	// Positions along the arc are measured with a pseudo-angle, which
+	// grows with the angle from p0 as the angle does, without a
+	// trigonometric function: it only has to keep their order and tell
+	// what lies past p1.
+	s := point{p0.x - c.x, p0.y - c.y}
+	dir := 1.0
+	if delta < 0 {
+		dir = -1
+	}
+	along := func(q point) float64 {
+		v := point{q.x - c.x, q.y - c.y}
+		return pseudoAngle(dir*(s.x*v.y-s.y*v.x), s.x*v.x+s.y*v.y)
+	}
+	end := along(p1)
+	if math.Abs(delta) >= 2*math.Pi-1e-9 {
+		end = 4
 	}
 	last := 0.0
 	for _, q := range pts {
 		if math.Abs(math.Hypot(q.x-c.x, q.y-c.y)-rEff) > tol {
 			return false
 		}
-		// Where q is along the arc, from 0 at p0 to 1 at p1.
-		ang := math.Atan2(q.y-c.y, q.x-c.x) - start
-		if delta > 0 {
-			for ang < -1e-9 {
-				ang += 2 * math.Pi
-			}
-		} else {
-			for ang > 1e-9 {
-				ang -= 2 * math.Pi
-			}
+		f := along(q)
+		if f > 4-1e-9 {
+			f = 0 // on the start, as float error has it
 		}
-		f := ang / delta
-		if f < last-1e-9 || f > 1+1e-9 {
+		if f < last-1e-9 || f > end+1e-9 {
 			return false
 		}
 		last = f
 	}
 	return true
+}
+
+// pseudoAngle maps the direction (x, y) to [0, 4) in the order of its angle
+// from the positive x axis, counterclockwise (the "diamond angle").
+func pseudoAngle(y, x float64) float64 {
+	if x == 0 && y == 0 {
+		return 0
+	}
+	var p float64
+	if y >= 0 {
+		if x >= 0 {
+			p = y / (x + y)
+		} else {
+			p = 1 - x/(-x+y)
+		}
+	} else {
+		if x < 0 {
+			p = 2 - y/(-x-y)
+		} else {
+			p = 3 + x/(x-y)
+		}
+	}
+	return p
 }
 
 // arcCentre converts an SVG arc with equal radii and no rotation from
