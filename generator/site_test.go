@@ -18,6 +18,7 @@ import (
 	"github.com/tdewolff/parse/v2"
 	htmllex "github.com/tdewolff/parse/v2/html"
 
+	"logoindex/internal/headers"
 	"logoindex/templates"
 )
 
@@ -275,7 +276,7 @@ func TestSiteAssetsAreHashedAndMinified(t *testing.T) {
 	// The cache lifetime in the script is the one _headers sends.
 	for name, data := range files {
 		if strings.HasSuffix(name, ".js") && !bytes.Contains(data, []byte("300*1e3")) && !bytes.Contains(data, []byte("3e5")) {
-			t.Errorf("%s does not carry IndexMaxAge (%d s)", name, IndexMaxAge)
+			t.Errorf("%s does not carry IndexMaxAge (%d s)", name, headers.IndexMaxAge)
 		}
 	}
 	for _, page := range []string{"index.html", "logos/acme/index.html"} {
@@ -341,7 +342,7 @@ func TestSiteHeadersFile(t *testing.T) {
 		}
 	}
 	var names []string
-	for _, r := range SiteHeaders {
+	for _, r := range headers.Site {
 		for _, h := range r.Headers {
 			names = append(names, r.Path+" "+h[0])
 		}

@@ -1,5 +1,7 @@
 // Package preview serves a built logo index over HTTP the way a CDN would:
-// the headers of the tree's _headers file (CORS, content types, caching),
+// the headers of the site's rules (internal/headers, from which the build
+// writes _headers and publish sets object metadata: CORS, content types,
+// caching),
 // an ETag on every file with 304 answers to If-None-Match, folder URLs
 // served from their index.html, and 404 for anything outside the tree.
 //
@@ -12,7 +14,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -23,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"logoindex/internal/headers"
 )
 
 // MaxFileSize bounds what one request reads into memory. A logo index
@@ -41,8 +44,8 @@ type Handler struct {
 	logMu sync.Mutex
 }
 
-// contentTypes are the types of the files a build writes, used where
-// _headers sets none. Fixed here rather than from the system's MIME
+// contentTypes are the types of files the site's rules do not cover,
+// which a build does not write. Fixed here rather than from the system's MIME
 // table, which differs between machines.
 var contentTypes = map[string]string{
 	".html": "text/html; charset=utf-8",
@@ -124,13 +127,8 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "not found")
 		return
 	}
-	rules, err := readRules(root)
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
 	hdr := w.Header()
-	for k, v := range rules.For(r.URL.Path) {
+	for k, v := range headers.Site.For(r.URL.Path) {
 		hdr[k] = v
 	}
 	if hdr.Get("Content-Type") == "" {
@@ -173,18 +171,6 @@ func readFile(root *os.Root, name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-}
-
-// readRules reads the tree's _headers; a tree without one gets none.
-func readRules(root *os.Root) (HeaderRules, error) {
-	data, err := readFile(root, "_headers")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading _headers: %w", err)
-	}
-	return ParseHeaders(data)
 }
 
 func typeOf(name string) string {
