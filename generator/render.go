@@ -213,7 +213,11 @@ func Render(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	files = append(append(files, site...), registry...)
+	manifest, err := manifestFile(base)
+	if err != nil {
+		return nil, err
+	}
+	files = append(append(append(files, site...), registry...), manifest)
 	slices.SortFunc(files, func(a, b OutFile) int { return strings.Compare(a.Name, b.Name) })
 	return files, nil
 }

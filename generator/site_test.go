@@ -400,7 +400,7 @@ func TestSiteEscapesAndEdges(t *testing.T) {
 			names = append(names, f.Name)
 		}
 	}
-	if diff := cmp.Diff([]string{"_headers", "api/logos.json", "index.html"}, names); diff != "" {
+	if diff := cmp.Diff([]string{ManifestFile, "_headers", "api/logos.json", "index.html"}, names); diff != "" {
 		t.Errorf("files of an empty collection (-want +got):\n%s", diff)
 	}
 }
