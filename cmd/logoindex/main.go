@@ -7,6 +7,7 @@
 //	logoindex check [-src source-logos] [-strict] [-format text|github]
 //	logoindex new <slug> -name "Brand" -hex "#RRGGBB" -category c [-src source-logos]
 //	logoindex serve [-dir dist] [-addr 127.0.0.1:8080] [-watch -src source-logos]
+//	logoindex publish [-dir dist] -to URL [-dry-run] [-force] [-base-url URL]
 //
 // Exit status: 0 on success, 1 when any logo is invalid (or, with -strict,
 // has a warning), 2 on bad usage.
@@ -72,6 +73,8 @@ const usage = `usage:
   logoindex check [-src source-logos] [-strict] [-format text|github]
   logoindex new <slug> -name "Brand" -hex "#RRGGBB" -category c [-src source-logos]
   logoindex serve [-dir dist] [-addr 127.0.0.1:8080] [-watch -src source-logos]
+  logoindex publish [-dir dist] -to s3://bucket|gs://bucket|azblob://container|file:///path
+                    [-dry-run] [-force] [-base-url URL] [-workers 8]
 
 Run 'logoindex <command> -h' for a command's flags.`
 
@@ -90,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runNew(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
+	case "publish":
+		return runPublish(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil

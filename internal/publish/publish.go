@@ -192,19 +192,34 @@ func (e *IncompleteError) Error() string {
 
 func (e *IncompleteError) Unwrap() error { return e.Cause }
 
-// Publish makes the bucket hold exactly the tree (less _headers and hidden
-// files), in the order described in the package comment. It reads the
-// whole tree first and reports every problem in it at once (TreeError)
-// before touching the bucket. The Summary is not nil when the bucket was
-// read, even with an error.
-func Publish(ctx context.Context, tree fs.FS, b *blob.Bucket, opts Options) (*Summary, error) {
-	files, manifest, err := readTree(tree, opts.Force)
+// Tree is a built tree read into memory and checked, ready to publish.
+// Holding the bytes means what is hashed is what is uploaded, even if a
+// build replaces the folder meanwhile.
+type Tree struct {
+	files    map[string]*file
+	manifest generator.BuildManifest
+}
+
+// ReadTree reads and checks the tree a build wrote. It reports every
+// problem of the tree at once (TreeError), and refuses (RefusedError) a
+// tree built for a local address or for another URL than opts.BaseURL,
+// unless opts.Force is set. It never touches a bucket.
+func ReadTree(fsys fs.FS, opts Options) (*Tree, error) {
+	files, manifest, err := readTree(fsys, opts.Force)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkTree(manifest, opts); err != nil {
 		return nil, err
 	}
+	return &Tree{files: files, manifest: manifest}, nil
+}
+
+// Publish makes the bucket hold exactly the tree (less _headers and hidden
+// files), in the order described in the package comment. The Summary is
+// not nil once the bucket was read, even with an error.
+func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Summary, error) {
+	files, manifest := tree.files, tree.manifest
 	remote, err := readRemote(ctx, b, opts.Force)
 	if err != nil {
 		return nil, err

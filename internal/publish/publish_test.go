@@ -74,6 +74,15 @@ func published(tree fstest.MapFS) map[string]fakeObject {
 	return out
 }
 
+// pub reads the tree and publishes it.
+func pub(ctx context.Context, fsys fs.FS, b *blob.Bucket, opts Options) (*Summary, error) {
+	tree, err := ReadTree(fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Publish(ctx, tree, b, opts)
+}
+
 // fast are Options that do not make tests wait between retries.
 var fast = Options{RetryWait: time.Millisecond}
 
@@ -135,7 +144,7 @@ func checkOrder(t *testing.T, log []string) {
 func TestPublishInOrder(t *testing.T) {
 	tree := build(t, goldenSrc(t), testBase)
 	store, b := newFake()
-	sum, err := Publish(context.Background(), tree, b, fast)
+	sum, err := pub(context.Background(), tree, b, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +165,7 @@ func TestPublishInOrder(t *testing.T) {
 
 	// Again: nothing to do, and nothing written.
 	store.log = nil
-	sum, err = Publish(context.Background(), tree, b, fast)
+	sum, err = pub(context.Background(), tree, b, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,11 +198,11 @@ func TestPublishChangedLogo(t *testing.T) {
 	after := build(t, src, testBase)
 
 	store, b := newFake()
-	if _, err := Publish(context.Background(), before, b, fast); err != nil {
+	if _, err := pub(context.Background(), before, b, fast); err != nil {
 		t.Fatal(err)
 	}
 	store.log = nil
-	sum, err := Publish(context.Background(), after, b, fast)
+	sum, err := pub(context.Background(), after, b, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,11 +245,11 @@ func TestPublishRemovedLogo(t *testing.T) {
 	after := build(t, src, testBase)
 
 	store, b := newFake()
-	if _, err := Publish(context.Background(), before, b, fast); err != nil {
+	if _, err := pub(context.Background(), before, b, fast); err != nil {
 		t.Fatal(err)
 	}
 	store.log = nil
-	sum, err := Publish(context.Background(), after, b, fast)
+	sum, err := pub(context.Background(), after, b, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,12 +284,12 @@ func TestPublishHeadersChanged(t *testing.T) {
 	for name, o := range published(tree) {
 		store.put(name, o.data, "text/plain", "")
 	}
-	if _, err := Publish(context.Background(), tree, b, fast); err == nil || !strings.Contains(err.Error(), "no "+StateKey) {
+	if _, err := pub(context.Background(), tree, b, fast); err == nil || !strings.Contains(err.Error(), "no "+StateKey) {
 		t.Fatalf("a bucket with objects and no record: %v", err)
 	}
 	opts := fast
 	opts.Force = true
-	sum, err := Publish(context.Background(), tree, b, opts)
+	sum, err := pub(context.Background(), tree, b, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +314,7 @@ func TestPublishHeadersChanged(t *testing.T) {
 	st.Objects["api/logos.json"] = o
 	data, _ := st.marshal()
 	store.put(StateKey, data, "application/json", "no-store")
-	sum, err = Publish(context.Background(), tree, b, fast)
+	sum, err = pub(context.Background(), tree, b, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,10 +330,10 @@ func TestPublishWithoutListedMD5(t *testing.T) {
 	tree := build(t, goldenSrc(t), testBase)
 	store, b := newFake()
 	store.noMD5 = true
-	if _, err := Publish(context.Background(), tree, b, fast); err != nil {
+	if _, err := pub(context.Background(), tree, b, fast); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := Publish(context.Background(), tree, b, fast)
+	sum, err := pub(context.Background(), tree, b, fast)
 	if err != nil || sum.Uploaded != 0 {
 		t.Fatalf("unchanged tree: %+v, %v", sum, err)
 	}
@@ -334,7 +343,7 @@ func TestPublishWithoutListedMD5(t *testing.T) {
 	changed := fstest.MapFS{}
 	maps.Copy(changed, tree)
 	changed[key] = &fstest.MapFile{Data: []byte(strings.Replace(string(data), "<svg", "<SVG", 1))}
-	sum, err = Publish(context.Background(), changed, b, fast)
+	sum, err = pub(context.Background(), changed, b, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +390,7 @@ func TestPublishRetries(t *testing.T) {
 	rep := &recordingReporter{}
 	opts := fast
 	opts.Reporter = rep
-	if _, err := Publish(context.Background(), tree, b, opts); err != nil {
+	if _, err := pub(context.Background(), tree, b, opts); err != nil {
 		t.Fatal(err)
 	}
 	checkHolds(t, store, tree)
@@ -412,7 +421,7 @@ func TestPublishFailure(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store, b := newFake()
-			if _, err := Publish(context.Background(), before, b, fast); err != nil {
+			if _, err := pub(context.Background(), before, b, fast); err != nil {
 				t.Fatal(err)
 			}
 			store.log = nil
@@ -423,7 +432,7 @@ func TestPublishFailure(t *testing.T) {
 				}
 				return nil
 			}
-			_, err := Publish(context.Background(), after, b, fast)
+			_, err := pub(context.Background(), after, b, fast)
 			var inc *IncompleteError
 			if !errors.As(err, &inc) || len(inc.Failed) != 1 || inc.Failed[0].Change.Key != bad || inc.Step != StepPages {
 				t.Fatalf("error %v, want %s to fail in the pages step", err, bad)
@@ -455,7 +464,7 @@ func TestPublishInterrupt(t *testing.T) {
 	src["night-owl/logo.yaml"].Data = append(src["night-owl/logo.yaml"].Data, "aliases: [Owl]\n"...)
 	after := build(t, src, testBase)
 	store, b := newFake()
-	if _, err := Publish(context.Background(), before, b, fast); err != nil {
+	if _, err := pub(context.Background(), before, b, fast); err != nil {
 		t.Fatal(err)
 	}
 	store.log = nil
@@ -469,7 +478,7 @@ func TestPublishInterrupt(t *testing.T) {
 		}
 		return nil
 	}
-	_, err := Publish(ctx, after, b, fast)
+	_, err := pub(ctx, after, b, fast)
 	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "interrupted") {
 		t.Fatalf("error %v, want an interrupt", err)
 	}
@@ -492,7 +501,7 @@ func TestPublishDryRun(t *testing.T) {
 	store, b := newFake()
 	opts := fast
 	opts.DryRun = true
-	sum, err := Publish(context.Background(), tree, b, opts)
+	sum, err := pub(context.Background(), tree, b, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,7 +549,7 @@ func TestPublishRefuses(t *testing.T) {
 				tc.setup(store)
 			}
 			store.log = nil
-			_, err := Publish(context.Background(), tc.tree, b, tc.opts)
+			_, err := pub(context.Background(), tc.tree, b, tc.opts)
 			var refused *RefusedError
 			if !errors.As(err, &refused) || !strings.Contains(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "pass -force if this is what you want") {
 				t.Fatalf("error %v, want a refusal saying %q", err, tc.want)
@@ -556,7 +565,7 @@ func TestPublishRefuses(t *testing.T) {
 			// -force publishes, and the bucket then holds the tree.
 			opts := tc.opts
 			opts.Force, opts.RetryWait = true, time.Millisecond
-			if _, err := Publish(context.Background(), tc.tree, b, opts); err != nil {
+			if _, err := pub(context.Background(), tc.tree, b, opts); err != nil {
 				t.Fatalf("with Force: %v", err)
 			}
 			checkHolds(t, store, tc.tree)
@@ -574,7 +583,7 @@ func TestPublishTreeProblems(t *testing.T) {
 	tree[".DS_Store"] = &fstest.MapFile{Data: []byte("x")}
 	tree[".git/config"] = &fstest.MapFile{Data: []byte("x")}
 	store, b := newFake()
-	_, err := Publish(context.Background(), tree, b, fast)
+	_, err := pub(context.Background(), tree, b, fast)
 	var te *TreeError
 	if !errors.As(err, &te) {
 		t.Fatalf("error %v, want a TreeError", err)
@@ -591,7 +600,7 @@ func TestPublishTreeProblems(t *testing.T) {
 	if len(store.log) > 0 {
 		t.Errorf("a tree with problems touched the bucket: %v", store.log)
 	}
-	if _, err := Publish(context.Background(), fstest.MapFS{}, b, fast); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, err := pub(context.Background(), fstest.MapFS{}, b, fast); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("an empty tree: %v", err)
 	}
 }
@@ -603,7 +612,7 @@ func TestPublishPrefix(t *testing.T) {
 	store, b := newFake()
 	store.put("other/thing.txt", []byte("keep me"), "text/plain", "")
 	pb := blob.PrefixedBucket(b, "logos/v1/")
-	if _, err := Publish(context.Background(), tree, pb, fast); err != nil {
+	if _, err := pub(context.Background(), tree, pb, fast); err != nil {
 		t.Fatal(err)
 	}
 	got := store.snapshot()
