@@ -1,12 +1,14 @@
 # logoindex: see README.md. `make build` and `make test` are all a fresh
-# machine with Go needs.
+# machine with Go needs (`make tools` adds the S3 server of the publish tests).
 GO      ?= go
 SRC     ?= source-logos
 OUT     ?= dist
+# BASE_URL is where $(OUT) will be served; every URL in it starts with it.
+# The default suits `make serve` only: publish refuses a tree built for it.
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check test bench fuzz serve stub stub-load clean
+.PHONY: build check test tools publish bench fuzz serve stub stub-load clean
 
 build:
 	$(GO) run ./cmd/logoindex build -src $(SRC) -out $(OUT) -base-url $(BASE_URL)
@@ -29,6 +31,30 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m ./...
 
+# tools installs what the tests need besides Go into a cache outside the
+# repo: versitygw, the S3 server the publish tests run on a loopback port
+# (they skip, naming this target, without it). .ci/run runs it.
+TOOLS_BIN ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/logoindex-tools/bin
+VERSITYGW_VERSION ?= v1.8.0
+tools:
+	@if $(GO) version -m "$(TOOLS_BIN)/versitygw" 2>/dev/null | grep -Eq "^\s+mod\s+github.com/versity/versitygw\s+$(VERSITYGW_VERSION)\s"; then \
+	  echo "versitygw $(VERSITYGW_VERSION) is in $(TOOLS_BIN)"; \
+	else \
+	  echo "installing versitygw $(VERSITYGW_VERSION) into $(TOOLS_BIN)"; \
+	  GOBIN="$(TOOLS_BIN)" $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION); \
+	fi
+
+# publish builds $(OUT) for BASE_URL and uploads it to the bucket TO (see
+# README: Publishing to a bucket), for example
+#   make publish BASE_URL=https://logos.example.com TO='s3://my-bucket?region=eu-west-1'
+# PUBLISH_FLAGS=-dry-run lists what would change.
+TO ?=
+PUBLISH_FLAGS ?=
+publish:
+	@test -n "$(TO)" || { echo "make publish needs TO=<bucket URL>, for example TO='s3://my-bucket?region=eu-west-1'" >&2; exit 2; }
+	$(GO) run ./cmd/logoindex build -src $(SRC) -out $(OUT) -base-url $(BASE_URL)
+	$(GO) run ./cmd/logoindex publish -dir $(OUT) -to '$(TO)' -base-url $(BASE_URL) $(PUBLISH_FLAGS)
+
 # bench is issue 6's benchmark (bench/README.md): installs rsvg-convert and
 # the pinned npm packages into a cache outside the repo on first run, prints
 # one table and writes bench/results.json. BENCH_FLAGS="-render=false" skips
@@ -42,7 +68,7 @@ bench:
 # cases that plain `go test` replays.
 FUZZTIME ?= 1m
 fuzz:
-	@set -e; for pkg in ./generator ./deploystub; do \
+	@set -e; for pkg in ./generator ./deploystub ./internal/publish; do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
 	  done; \
