@@ -61,6 +61,7 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if info, err := os.Stat(*dir); err != nil || !info.IsDir() {
 		return usageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
 	}
+	start := time.Now()
 	opts := publish.Options{DryRun: *dryRun, Force: *force, BaseURL: *baseURL, Workers: *workers}
 	// The tree first: its problems need no bucket and no credentials.
 	root, err := os.OpenRoot(*dir)
@@ -79,7 +80,6 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer bucket.Close()
 
-	start := time.Now()
 	var rep interface {
 		publish.Reporter
 		finish()
@@ -175,11 +175,23 @@ type lineReporter struct {
 }
 
 func (r *lineReporter) Plan(changes []publish.Change, skipped int) {
-	if !r.dryRun {
+	if r.dryRun {
+		for _, c := range changes {
+			fmt.Fprintln(r.w, "would "+describe(c))
+		}
 		return
 	}
-	for _, c := range changes {
-		fmt.Fprintln(r.w, "would "+describe(c))
+	if len(changes) > 0 {
+		uploads, deletes, bytes := 0, 0, int64(0)
+		for _, c := range changes {
+			if c.Action == publish.Upload {
+				uploads++
+				bytes += c.Size
+			} else {
+				deletes++
+			}
+		}
+		fmt.Fprintf(r.w, "to do: upload %d %s (%s), delete %d; %d unchanged\n", uploads, plural(uploads, "file", "files"), byteSize(bytes), deletes, skipped)
 	}
 }
 

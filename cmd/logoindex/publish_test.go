@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,9 +57,9 @@ func TestPublishToFolder(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "published dist to "+to+": uploaded ") || stderr != "" {
 		t.Fatalf("publish: exit %d\n%s%s", code, stdout, stderr)
 	}
-	// One line per file, and the indexes last.
+	// The plan, one line per file, the indexes last, and the summary.
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != len(want)+1 {
+	if !strings.HasPrefix(lines[0], fmt.Sprintf("to do: upload %d files (", len(want))) || len(lines) != len(want)+2 {
 		t.Errorf("%d lines for %d files:\n%s", len(lines), len(want), stdout)
 	}
 	for _, l := range lines[len(lines)-4 : len(lines)-1] {
