@@ -38,7 +38,7 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError("publish takes no arguments, got %q", pos)
 	}
 	if *to == "" {
-		return usageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see README: Publishing)")
+		return usageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see README: Publishing to a bucket)")
 	}
 	u, err := url.Parse(*to)
 	if err != nil || u.Scheme == "" {

@@ -216,8 +216,10 @@ func ReadTree(fsys fs.FS, opts Options) (*Tree, error) {
 }
 
 // Publish makes the bucket hold exactly the tree (less _headers and hidden
-// files), in the order described in the package comment. The Summary is
-// not nil once the bucket was read, even with an error.
+// files), in the order described in the package comment. It refuses
+// (RefusedError) a bucket whose record names another base URL, or that
+// holds objects but no record, unless opts.Force is set. Once the plan is
+// made the Summary is not nil, even with an error (IncompleteError).
 func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Summary, error) {
 	files, manifest := tree.files, tree.manifest
 	remote, err := readRemote(ctx, b, opts.Force)
