@@ -107,7 +107,7 @@ func TestDetailShape(t *testing.T) {
 		keys = append(keys, k)
 	}
 	wantFiles := []string{
-		"api/logos.json", "api/logos/acme.json", "api/logos/night-owl.json",
+		ManifestFile, "api/logos.json", "api/logos/acme.json", "api/logos/night-owl.json",
 		"logos/acme/icon-mono.svg", "logos/acme/icon.svg", "logos/acme/wordmark.svg",
 		"logos/night-owl/icon-dark.svg", "logos/night-owl/icon.svg",
 	}
