@@ -113,7 +113,8 @@ func readFile(tree fs.FS, name string) ([]byte, error) {
 // go together, in the step before the indexes.
 func stepOf(key string) Step {
 	switch {
-	case key == "api/logos.json", key == "r/registry.json", key == "index.html":
+	case key == "api/logos.json", key == "r/registry.json", key == "index.html",
+		strings.HasPrefix(key, "sitemap") && path.Ext(key) == ".xml": // a sitemap names every page
 		return StepIndexes
 	case path.Ext(key) == ".svg", strings.HasPrefix(key, "assets/"):
 		return StepLeaves
