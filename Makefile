@@ -1,18 +1,21 @@
 # logoindex: see README.md. `make build` and `make test` are all a fresh
 # machine with Go needs (with Node, Chromium and rsvg-convert, make test runs
-# every test; .ci/run installs them).
+# every test; .ci/run installs them, and `make tools` adds the S3 server of
+# the publish tests).
 GO      ?= go
 SRC     ?= source-logos
 OUT     ?= dist
+# BASE_URL is where $(OUT) will be served; every URL in it starts with it.
+# The default suits `make serve` only: publish refuses a tree built for it.
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check test bench corpus fuzz serve stub stub-load clean
+.PHONY: build check test tools publish bench corpus fuzz serve stub stub-load clean
 
 # logoindex runs the command with the arguments $(1), built into a
 # temporary folder rather than with `go run`: a built binary exits with its
 # own status (go run turns 2, bad usage, into 1), which make reports as
-# "Error 1" or "Error 2", and Ctrl-C ends serve with status 0.
+# "Error 1" or "Error 2", and Ctrl-C ends serve with status 130.
 define logoindex
 @echo "logoindex $(strip $(1))"
 @tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
@@ -62,6 +65,30 @@ $(REGISTRY_MODULES): tests/registry/package.json tests/registry/package-lock.jso
 	@npm ci --prefix tests/registry --no-audit --no-fund && touch $@ || \
 	echo "make test: npm ci --prefix tests/registry failed; the registry's Node tests will skip"
 
+# tools installs what the tests need besides Go into a cache outside the
+# repo: versitygw, the S3 server the publish tests run on a loopback port
+# (they skip, naming this target, without it). .ci/run runs it.
+TOOLS_BIN ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/logoindex-tools/bin
+VERSITYGW_VERSION ?= v1.8.0
+tools:
+	@if $(GO) version -m "$(TOOLS_BIN)/versitygw" 2>/dev/null | grep -Eq "^\s+mod\s+github.com/versity/versitygw\s+$(VERSITYGW_VERSION)\s"; then \
+	  echo "versitygw $(VERSITYGW_VERSION) is in $(TOOLS_BIN)"; \
+	else \
+	  echo "installing versitygw $(VERSITYGW_VERSION) into $(TOOLS_BIN)"; \
+	  GOBIN="$(TOOLS_BIN)" $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION); \
+	fi
+
+# publish builds $(OUT) for BASE_URL and uploads it to the bucket TO (see
+# README: Publishing to a bucket), for example
+#   make publish BASE_URL=https://logos.example.com TO='s3://my-bucket?region=eu-west-1'
+# PUBLISH_FLAGS=-dry-run lists what would change.
+TO ?=
+PUBLISH_FLAGS ?=
+publish:
+	@test -n "$(TO)" || { echo "make publish needs TO=<bucket URL>, for example TO='s3://my-bucket?region=eu-west-1'" >&2; exit 2; }
+	$(call logoindex,build -src $(SRC) -out $(OUT) -base-url $(BASE_URL))
+	$(call logoindex,publish -dir $(OUT) -to '$(TO)' -base-url $(BASE_URL) $(PUBLISH_FLAGS))
+
 # bench is issue 6's benchmark (bench/README.md): installs rsvg-convert and
 # the pinned npm packages into a cache outside the repo on first run, prints
 # one table and writes bench/results.json. BENCH_FLAGS="-render=false" skips
@@ -82,7 +109,7 @@ corpus:
 # cases that plain `go test` replays.
 FUZZTIME ?= 1m
 fuzz:
-	@set -e; for pkg in ./generator ./generator/svg ./deploystub; do \
+	@set -e; for pkg in ./generator ./generator/svg ./deploystub ./internal/publish; do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
 	  done; \

@@ -19,12 +19,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files with the current output")
 
-// coreOutput keeps the files of the JSON API and the SVGs: the stages this
-// file tests. Pages and registry items have golden tests of their own.
+// coreOutput keeps the files of the JSON API, the SVGs and the build
+// manifest: the stages this file tests. Pages and registry items have
+// golden tests of their own.
 func coreOutput(files []OutFile) map[string]string {
 	out := map[string]string{}
 	for _, f := range files {
-		if strings.HasPrefix(f.Name, "api/") || strings.HasPrefix(f.Name, "logos/") && strings.HasSuffix(f.Name, ".svg") {
+		if f.Name == ManifestFile || strings.HasPrefix(f.Name, "api/") || strings.HasPrefix(f.Name, "logos/") && strings.HasSuffix(f.Name, ".svg") {
 			out[f.Name] = string(f.Data)
 		}
 	}
@@ -106,7 +107,7 @@ func TestDetailShape(t *testing.T) {
 		keys = append(keys, k)
 	}
 	wantFiles := []string{
-		"api/logos.json", "api/logos/acme.json", "api/logos/night-owl.json",
+		ManifestFile, "api/logos.json", "api/logos/acme.json", "api/logos/night-owl.json",
 		"logos/acme/icon-mono.svg", "logos/acme/icon.svg", "logos/acme/wordmark.svg",
 		"logos/night-owl/icon-dark.svg", "logos/night-owl/icon.svg",
 	}

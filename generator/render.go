@@ -219,7 +219,11 @@ func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile
 	if err != nil {
 		return nil, err
 	}
-	files = append(append(files, site...), registry...)
+	manifest, err := manifestFile(base)
+	if err != nil {
+		return nil, err
+	}
+	files = append(append(append(files, site...), registry...), manifest)
 	slices.SortFunc(files, func(a, b OutFile) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Logo, b.Logo))
 	})

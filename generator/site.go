@@ -24,22 +24,8 @@ import (
 	minsvg "github.com/tdewolff/minify/v2/svg"
 
 	"logoindex/generator/svg"
+	"logoindex/internal/headers"
 	"logoindex/templates"
-)
-
-// Cache lifetimes of the site in seconds, which _headers sends.
-const (
-	// IndexMaxAge is how long the JSON files and HTML pages are fresh.
-	IndexMaxAge = 300
-	// IndexStaleWhileRevalidate is how long a stale index may be used
-	// while a fresh one is fetched in the background.
-	IndexStaleWhileRevalidate = 86400
-	// SVGMaxAge is how long a variant file is fresh: artwork changes
-	// rarely, but its URL has no hash, so not forever.
-	SVGMaxAge = 86400
-	// AssetMaxAge is the lifetime of the hashed CSS and JS files: their
-	// name changes with their content, so they never go stale.
-	AssetMaxAge = 31536000
 )
 
 // Names of the site templates in the templates folder. A custom template
@@ -66,74 +52,6 @@ const (
 	// becomes their index.
 	sitemapMaxURLs = 50000
 )
-
-// HeaderRule is one block of a _headers file: the headers sent for the
-// paths that match Path.
-type HeaderRule struct {
-	Path    string
-	Headers [][2]string // name, value; in order
-}
-
-// SiteHeaders are the rules of dist/_headers. Netlify and Cloudflare Pages
-// join the values when several matching rules set the same header, so each
-// header name is set by at most one rule for any path of the tree.
-var SiteHeaders = []HeaderRule{
-	{"/*", [][2]string{
-		{"Access-Control-Allow-Origin", "*"},
-		{"Access-Control-Expose-Headers", "ETag"},
-		{"X-Content-Type-Options", "nosniff"},
-	}},
-	{"/", htmlHeaders},
-	{"/index.html", htmlHeaders},
-	{"/" + notFoundFile, htmlHeaders},
-	{"/logos/:slug/", htmlHeaders},
-	{"/logos/:slug/index.html", htmlHeaders},
-	{"/sitemap*.xml", [][2]string{
-		{"Content-Type", "application/xml; charset=utf-8"},
-		{"Cache-Control", fmt.Sprintf("public, max-age=%d", IndexMaxAge)},
-	}},
-	{"/" + faviconFile, [][2]string{
-		{"Content-Type", "image/svg+xml"},
-		{"Cache-Control", fmt.Sprintf("public, max-age=%d", SVGMaxAge)},
-	}},
-	{"/api/*", jsonHeaders},
-	// The shadcn registry (r/<slug>.json) is JSON read by build steps,
-	// cached like the index.
-	{"/r/*", jsonHeaders},
-	{"/logos/*.svg", [][2]string{
-		{"Content-Type", "image/svg+xml"},
-		{"Cache-Control", fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", SVGMaxAge, 7*SVGMaxAge)},
-	}},
-	{"/assets/*.css", [][2]string{{"Content-Type", "text/css; charset=utf-8"}}},
-	{"/assets/*.js", [][2]string{{"Content-Type", "text/javascript; charset=utf-8"}}},
-	{"/assets/*", [][2]string{{"Cache-Control", fmt.Sprintf("public, max-age=%d, immutable", AssetMaxAge)}}},
-}
-
-var (
-	htmlHeaders = [][2]string{
-		{"Content-Type", "text/html; charset=utf-8"},
-		{"Cache-Control", fmt.Sprintf("public, max-age=%d", IndexMaxAge)},
-	}
-	jsonHeaders = [][2]string{
-		{"Content-Type", "application/json; charset=utf-8"},
-		{"Cache-Control", fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", IndexMaxAge, IndexStaleWhileRevalidate)},
-	}
-)
-
-// headersFile renders rules in the _headers format.
-func headersFile(rules []HeaderRule) []byte {
-	var b bytes.Buffer
-	b.WriteString("# Response headers for Netlify and Cloudflare Pages, written by logoindex build.\n")
-	b.WriteString("# `logoindex serve` sends the same. Both hosts join the values of a header set by\n")
-	b.WriteString("# several matching rules, so each header is set once for any path.\n")
-	for _, r := range rules {
-		b.WriteString("\n" + r.Path + "\n")
-		for _, h := range r.Headers {
-			b.WriteString("  " + h[0] + ": " + h[1] + "\n")
-		}
-	}
-	return b.Bytes()
-}
 
 // pageData is what every page template gets.
 type pageData struct {
@@ -504,7 +422,7 @@ func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl f
 	if r.public {
 		files = append(files, sitemaps(r.base, col)...)
 	}
-	files = append(files, OutFile{Name: "_headers", Data: headersFile(SiteHeaders)})
+	files = append(files, OutFile{Name: "_headers", Data: headers.Site.File()})
 	return files, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	htmllex "github.com/tdewolff/parse/v2/html"
 
 	"logoindex/generator/svg"
+	"logoindex/internal/headers"
 	"logoindex/templates"
 )
 
@@ -421,7 +422,7 @@ func TestSiteHeadersFile(t *testing.T) {
 		}
 	}
 	var names []string
-	for _, r := range SiteHeaders {
+	for _, r := range headers.Site {
 		for _, h := range r.Headers {
 			names = append(names, r.Path+" "+h[0])
 		}
@@ -487,7 +488,7 @@ func TestSiteEscapesAndEdges(t *testing.T) {
 			names = append(names, f.Name)
 		}
 	}
-	if diff := cmp.Diff([]string{"404.html", "_headers", "api/logos.json", "favicon.svg", "index.html", "sitemap.xml"}, names); diff != "" {
+	if diff := cmp.Diff([]string{ManifestFile, "404.html", "_headers", "api/logos.json", "favicon.svg", "index.html", "sitemap.xml"}, names); diff != "" {
 		t.Errorf("files of an empty collection (-want +got):\n%s", diff)
 	}
 }

@@ -11,6 +11,7 @@
 //	  logoindex serve [-addr address] [-base-url URL] [-dir folder] [-format format]
 //	                  [-install-template command] [-interval duration] [-log] [-no-cache]
 //	                  [-src folder] [-strict] [-watch] [-workers goroutines]
+//	  logoindex publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-workers objects]
 //
 //	Exit status: 0 on success, 1 when a logo is invalid (with -strict, also on a warning), 2 on bad usage, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM.
 //	Run 'logoindex <command> -h' for what each flag does.
@@ -72,6 +73,18 @@ func (e *interrupted) Error() string {
 	return "interrupted by " + name + "; nothing was written"
 }
 
+// terminalLines makes a message the program put together (an exitError's)
+// safe to print: the lines it is made of stay lines, and whatever each line
+// holds is shown escaped (escape.Terminal), so text from a file cannot drive
+// the terminal. Other errors, which can carry paths, are escaped whole.
+func terminalLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = escape.Terminal(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // exitError carries the exit status of a failed run. Its message has been
 // printed already when msg is empty.
 type exitError struct {
@@ -95,7 +108,7 @@ func exitCode(err error, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(ee.msg))
+			fmt.Fprintln(stderr, "logoindex: "+terminalLines(ee.msg))
 		}
 		return ee.code
 	}
@@ -124,6 +137,7 @@ var commands = []struct {
 	{"check", "", func(w io.Writer) *flag.FlagSet { fs, _ := checkFlagSet(w); return fs }, runCheck},
 	{"new", "<slug>", func(w io.Writer) *flag.FlagSet { fs, _ := scaffoldFlagSet(w); return fs }, runNew},
 	{"serve", "", func(w io.Writer) *flag.FlagSet { fs, _ := serveFlagSet(w); return fs }, runServe},
+	{"publish", "", func(w io.Writer) *flag.FlagSet { fs, _ := publishFlagSet(w); return fs }, runPublish},
 }
 
 // usage is the program's usage, made from the flag sets of the commands.

@@ -1,5 +1,7 @@
 // Package preview serves a built logo index over HTTP the way a CDN would:
-// the headers of the tree's _headers file (CORS, content types, caching),
+// the headers of the site's rules (internal/headers, from which the build
+// writes _headers and publish sets object metadata: CORS, content types,
+// caching),
 // an ETag on every file with 304 answers to If-None-Match, folder URLs
 // served from their index.html, and 404 for anything outside the tree.
 //
@@ -14,7 +16,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -25,6 +26,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"logoindex/internal/headers"
 )
 
 // MaxFileSize bounds what one request reads into memory. A logo index
@@ -47,8 +50,8 @@ type Handler struct {
 	logMu sync.Mutex
 }
 
-// contentTypes are the types of the files a build writes, used where
-// _headers sets none. Fixed here rather than from the system's MIME
+// contentTypes are the types of files the site's rules do not cover,
+// which a build does not write. Fixed here rather than from the system's MIME
 // table, which differs between machines.
 var contentTypes = map[string]string{
 	".html": "text/html; charset=utf-8",
@@ -102,14 +105,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer root.Close()
-	rules, err := readRules(root)
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
 	name, ok := fileName(r.URL.Path)
 	if !ok {
-		h.notFound(w, r, root, rules)
+		h.notFound(w, r, root)
 		return
 	}
 
@@ -129,7 +127,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		info, err = root.Stat(name)
 	}
 	if err != nil || !info.Mode().IsRegular() {
-		h.notFound(w, r, root, rules)
+		h.notFound(w, r, root)
 		return
 	}
 	if info.Size() > MaxFileSize {
@@ -138,10 +136,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	data, err := readFile(root, name)
 	if err != nil {
-		h.notFound(w, r, root, rules)
+		h.notFound(w, r, root)
 		return
 	}
-	data = h.setHeaders(w, r.URL.Path, name, data, rules)
+	data = h.setHeaders(w, r.URL.Path, name, data)
 	// ServeContent answers If-None-Match with 304 and handles HEAD and
 	// ranges. No modification time: the ETag is the validator.
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
@@ -153,13 +151,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 const NotFoundPage = "404.html"
 
 // notFound answers 404 with the tree's NotFoundPage.
-func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, root *os.Root, rules HeaderRules) {
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, root *os.Root) {
 	data, err := readFile(root, NotFoundPage)
 	if err != nil {
 		httpError(w, http.StatusNotFound, "not found")
 		return
 	}
-	data = h.setHeaders(w, "/"+NotFoundPage, NotFoundPage, data, rules)
+	data = h.setHeaders(w, "/"+NotFoundPage, NotFoundPage, data)
 	w.Header().Set("Cache-Control", "no-store") // the file may exist after the next build
 	w.Header().Del("ETag")
 	w.WriteHeader(http.StatusNotFound)
@@ -169,11 +167,11 @@ func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, root *os.Root
 }
 
 // setHeaders sets the headers of the file name, served at urlPath: those
-// of _headers, a Content-Type, an ETag; and in a live preview no-store,
+// of the site's rules, a Content-Type, an ETag; and in a live preview no-store,
 // with the reload script added to HTML. It returns the body to send.
-func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data []byte, rules HeaderRules) []byte {
+func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data []byte) []byte {
 	hdr := w.Header()
-	for k, v := range rules.For(urlPath) {
+	for k, v := range headers.Site.For(urlPath) {
 		hdr[k] = v
 	}
 	if hdr.Get("Content-Type") == "" {
@@ -220,18 +218,6 @@ func readFile(root *os.Root, name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-}
-
-// readRules reads the tree's _headers; a tree without one gets none.
-func readRules(root *os.Root) (HeaderRules, error) {
-	data, err := readFile(root, "_headers")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading _headers: %w", err)
-	}
-	return ParseHeaders(data)
 }
 
 func typeOf(name string) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator"
+	"logoindex/internal/headers"
 )
 
 // builtTree builds the generator's golden sources into a temporary folder.
@@ -34,21 +35,8 @@ func builtTree(t *testing.T) string {
 	return dir
 }
 
-func readHeadersFile(t *testing.T, dir string) HeaderRules {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "_headers"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules, err := ParseHeaders(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rules
-}
-
-// treePaths lists the URL paths of a tree: every file but _headers, and
-// each folder with an index.html.
+// treePaths lists the URL paths of a tree: every file but _headers and
+// hidden files (the build manifest), and each folder with an index.html.
 func treePaths(t *testing.T, dir string) []string {
 	t.Helper()
 	var paths []string
@@ -58,7 +46,7 @@ func treePaths(t *testing.T, dir string) []string {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
-		if rel == "_headers" {
+		if rel == "_headers" || strings.HasPrefix(path.Base(rel), ".") {
 			return nil
 		}
 		paths = append(paths, "/"+rel)
@@ -144,6 +132,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/logos/../../secret.txt", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/logos/acme/leak.svg", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/.dist.lock", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/.logoindex-build.json", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", `/logos\acme\icon.svg`, want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/index.html\x00", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "relative", want{404, html, "no-store", "", "<!doctype html>"}},
@@ -176,11 +165,11 @@ func TestHandler(t *testing.T) {
 	}
 }
 
-// TestHandlerSendsHeadersFile checks every path of a built tree: the
-// server sends what _headers says, plus an ETag.
-func TestHandlerSendsHeadersFile(t *testing.T) {
+// TestHandlerSendsSiteHeaders checks every path of a built tree: the
+// server sends what the site's rules say (and so _headers, see
+// internal/headers), plus an ETag.
+func TestHandlerSendsSiteHeaders(t *testing.T) {
 	dir := builtTree(t)
-	rules := readHeadersFile(t, dir)
 	h := &Handler{Dir: dir}
 	for _, p := range treePaths(t, dir) {
 		w := serve(h, "GET", p, nil)
@@ -188,9 +177,9 @@ func TestHandlerSendsHeadersFile(t *testing.T) {
 			t.Errorf("GET %s: %d", p, w.Code)
 			continue
 		}
-		for name, values := range rules.For(p) {
+		for name, values := range headers.Site.For(p) {
 			if got := w.Header().Values(name); !cmp.Equal(got, values) {
-				t.Errorf("GET %s: %s = %q, _headers says %q", p, name, got, values)
+				t.Errorf("GET %s: %s = %q, the rules say %q", p, name, got, values)
 			}
 		}
 		if !regexp.MustCompile(`^"[0-9a-f]{32}"$`).MatchString(w.Header().Get("ETag")) {
@@ -261,9 +250,10 @@ func TestHandlerMissingDir(t *testing.T) {
 	}
 }
 
-// TestHandlerWithoutHeadersFile serves a folder that is not a build: the
-// types still come from the extension, and CORS stays open.
-func TestHandlerWithoutHeadersFile(t *testing.T) {
+// TestHandlerOtherFiles serves a folder that is not a build: the types of
+// files the rules do not cover come from the extension, CORS stays open,
+// and a _headers file there changes nothing: the rules are the site's.
+func TestHandlerOtherFiles(t *testing.T) {
 	dir := t.TempDir()
 	for name, data := range map[string]string{"a.svg": "<svg/>", "b.json": "{}", "c.bin": "x"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
@@ -281,12 +271,13 @@ func TestHandlerWithoutHeadersFile(t *testing.T) {
 	if w := serve(h, "GET", "/nope", nil); w.Code != 404 || w.Header().Get("Content-Type") != "text/plain; charset=utf-8" {
 		t.Errorf("GET /nope without 404.html: %d %q", w.Code, w.Header().Get("Content-Type"))
 	}
-	// A broken _headers is reported, not ignored.
-	if err := os.WriteFile(filepath.Join(dir, "_headers"), []byte("  X: 1\n"), 0o644); err != nil {
+	// A _headers file in the folder changes nothing: the site's rules are
+	// the table the build writes it from.
+	if err := os.WriteFile(filepath.Join(dir, "_headers"), []byte("/*\n  Content-Type: text/plain\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if w := serve(h, "GET", "/a.svg", nil); w.Code != 500 || !strings.Contains(w.Body.String(), "_headers:1") {
-		t.Errorf("broken _headers: %d %q", w.Code, w.Body.String())
+	if w := serve(h, "GET", "/a.svg", nil); w.Code != 200 || w.Header().Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("with a _headers file: %d %q", w.Code, w.Header().Get("Content-Type"))
 	}
 }
 

@@ -1,8 +1,7 @@
-package preview
+package headers
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,7 +26,7 @@ func TestPathPattern(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.rule, err)
 		}
-		r := HeaderRule{Path: tc.rule, match: re}
+		r := Rule{Path: tc.rule, re: re}
 		for _, p := range tc.match {
 			if !r.Match(p) {
 				t.Errorf("rule %s should match %s", tc.rule, p)
@@ -41,16 +40,16 @@ func TestPathPattern(t *testing.T) {
 	}
 }
 
-func TestParseHeadersErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"  X-A: 1\n", `_headers:1: a header before any path: "X-A: 1"`},
 		{"/*\n  no colon here\n", `_headers:2: want "Name: value", got "no colon here"`},
 		{"# comment\nlogos/*\n  X-A: 1\n", `_headers:2: rule path "logos/*" must start with /`},
 		{"https://example.com\n", `_headers:1: rule "https://example.com" has no path`},
 	} {
-		_, err := ParseHeaders([]byte(tc.in))
+		_, err := Parse([]byte(tc.in))
 		if err == nil || err.Error() != tc.want {
-			t.Errorf("ParseHeaders(%q) = %v, want %s", tc.in, err, tc.want)
+			t.Errorf("Parse(%q) = %v, want %s", tc.in, err, tc.want)
 		}
 	}
 }
@@ -58,7 +57,7 @@ func TestParseHeadersErrors(t *testing.T) {
 // TestHeadersFor follows the hosts: matching rules apply in order, values
 // set twice are joined, and "! Name" removes what came before.
 func TestHeadersFor(t *testing.T) {
-	rules, err := ParseHeaders([]byte(`
+	rules, err := Parse([]byte(`
 # comment
 /*
   Access-Control-Allow-Origin: *
@@ -91,36 +90,6 @@ func TestHeadersFor(t *testing.T) {
 	} {
 		if diff := cmp.Diff(tc.want, rules.For(tc.path)); diff != "" {
 			t.Errorf("For(%s) (-want +got):\n%s", tc.path, diff)
-		}
-	}
-}
-
-// TestSiteHeadersSetOnce checks the build's _headers against every path of
-// a built tree: no header may be set by two matching rules, because
-// Netlify and Cloudflare would send both values joined.
-func TestSiteHeadersSetOnce(t *testing.T) {
-	dir := builtTree(t)
-	rules := readHeadersFile(t, dir)
-	for _, p := range treePaths(t, dir) {
-		seen := map[string]string{}
-		for _, r := range rules {
-			if !r.Match(p) {
-				continue
-			}
-			for _, kv := range r.Set {
-				if other, ok := seen[kv[0]]; ok {
-					t.Errorf("%s: %s is set by rule %s and by rule %s", p, kv[0], other, r.Path)
-				}
-				seen[kv[0]] = r.Path
-			}
-		}
-		for _, name := range []string{"Access-Control-Allow-Origin", "Content-Type", "Cache-Control"} {
-			if _, ok := seen[name]; !ok {
-				t.Errorf("%s: no rule sets %s", p, name)
-			}
-		}
-		if strings.HasPrefix(p, "/assets/") && !strings.Contains(rules.For(p).Get("Cache-Control"), "immutable") {
-			t.Errorf("%s: hashed assets should be immutable", p)
 		}
 	}
 }

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/azureblob" // azblob://
+	_ "gocloud.dev/blob/fileblob"  // file://
+	_ "gocloud.dev/blob/gcsblob"   // gs://
+	_ "gocloud.dev/blob/s3blob"    // s3://
+	"golang.org/x/term"
+
+	"logoindex/internal/escape"
+	"logoindex/internal/publish"
+)
+
+// runPublish uploads a built tree to a bucket (see internal/publish).
+// publishArgs are the flags of publish.
+type publishArgs struct {
+	dir, to, baseURL string
+	dryRun, force    bool
+	workers          int
+}
+
+// publishFlagSet registers publish's flags on a new set.
+func publishFlagSet(stderr io.Writer) (*flag.FlagSet, *publishArgs) {
+	fs := newFlagSet("publish", "", stderr)
+	var a publishArgs
+	fs.StringVar(&a.dir, "dir", "dist", "`folder` to publish: the output of build")
+	fs.StringVar(&a.to, "to", "", "bucket `URL` (required): s3://bucket?region=r, gs://bucket, azblob://container, file:///path (credentials come from each store's environment and config files, never from flags)")
+	fs.BoolVar(&a.dryRun, "dry-run", false, "list what would change, change nothing")
+	fs.BoolVar(&a.force, "force", false, "publish a tree built for localhost, for another base URL than the bucket's, or without a build manifest; or into a bucket holding objects logoindex did not publish (they are deleted)")
+	fs.StringVar(&a.baseURL, "base-url", "", "`URL` the bucket is served at: refuse a tree built for another (optional)")
+	fs.IntVar(&a.workers, "workers", publish.DefaultWorkers, "`objects` uploaded or deleted at once")
+	return fs, &a
+}
+
+func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, a := publishFlagSet(stderr)
+	dir, to, dryRun, force, baseURL, workers := &a.dir, &a.to, &a.dryRun, &a.force, &a.baseURL, &a.workers
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError("publish takes no arguments, got %q", pos)
+	}
+	if *to == "" {
+		return usageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see README: Publishing to a bucket)")
+	}
+	u, err := url.Parse(*to)
+	if err != nil || u.Scheme == "" {
+		return usageError("-to %q is not a bucket URL; use s3://bucket, gs://bucket, azblob://container or file:///path", *to)
+	}
+	if !blob.DefaultURLMux().ValidBucketScheme(u.Scheme) {
+		return usageError("-to %q: unknown scheme %q; use s3://, gs://, azblob:// or file://", *to, u.Scheme)
+	}
+	if u.User != nil {
+		return usageError("-to must not hold credentials; they come from the store's environment (AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_KEY, ...)")
+	}
+	if *workers < 1 {
+		return usageError("-workers must be at least 1")
+	}
+	if *baseURL != "" {
+		if *baseURL, err = checkBaseURL(*baseURL); err != nil {
+			return err
+		}
+	}
+	if info, err := os.Stat(*dir); err != nil || !info.IsDir() {
+		return usageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
+	}
+	start := time.Now()
+	opts := publish.Options{DryRun: *dryRun, Force: *force, BaseURL: *baseURL, Workers: *workers}
+	// The tree first: its problems need no bucket and no credentials.
+	root, err := os.OpenRoot(*dir)
+	if err != nil {
+		return err
+	}
+	tree, err := publish.ReadTree(root.FS(), opts)
+	root.Close()
+	if err != nil {
+		return publishError(err, *dir, u.Scheme, stderr)
+	}
+
+	bucket, err := blob.OpenBucket(ctx, *to)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w%s", *to, err, credentialHint(u.Scheme))
+	}
+	defer bucket.Close()
+
+	var rep interface {
+		publish.Reporter
+		finish()
+	}
+	if f, ok := stderr.(*os.File); ok && !*dryRun && term.IsTerminal(int(f.Fd())) {
+		rep = &barReporter{w: stderr}
+	} else {
+		rep = &lineReporter{w: stdout, dryRun: *dryRun}
+	}
+	opts.Reporter = rep
+	sum, err := publish.Publish(ctx, tree, bucket, opts)
+	rep.finish()
+	if sum != nil {
+		fmt.Fprintln(stdout, summaryLine(sum, *dir, *to, *dryRun, err != nil, time.Since(start).Round(time.Millisecond)))
+	}
+	return publishError(err, *dir, u.Scheme, stderr)
+}
+
+// publishError turns an error of the publish package into the command's
+// message and exit status 1.
+func publishError(err error, dir, scheme string, stderr io.Writer) error {
+	var (
+		tree       *publish.TreeError
+		refused    *publish.RefusedError
+		incomplete *publish.IncompleteError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &tree):
+		for _, p := range tree.Problems {
+			fmt.Fprintln(stderr, escape.Terminal(displayDir(dir)+"/"+p))
+		}
+		return &exitError{code: 1, msg: fmt.Sprintf("%s cannot be published; nothing was sent", dir)}
+	case errors.As(err, &refused):
+		return &exitError{code: 1, msg: "refusing to publish: " + err.Error()}
+	case errors.As(err, &incomplete):
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	return &exitError{code: 1, msg: err.Error() + credentialHint(scheme)}
+}
+
+// credentialHint says where each store's client looks for credentials.
+func credentialHint(scheme string) string {
+	switch scheme {
+	case "s3":
+		return "\n(S3 credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE and ~/.aws, or the machine's role; the region from ?region= or AWS_REGION)"
+	case "gs":
+		return "\n(GCS credentials come from GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login, or the machine's service account)"
+	case "azblob":
+		return "\n(Azure credentials come from AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN, or the Azure CLI login)"
+	}
+	return ""
+}
+
+func summaryLine(s *publish.Summary, dir, to string, dryRun, failed bool, elapsed time.Duration) string {
+	switch {
+	case dryRun:
+		return fmt.Sprintf("dry run: would upload %d %s (%s) and delete %d; %d unchanged; nothing was changed (%s)",
+			s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, s.Skipped, elapsed)
+	case !failed && s.Uploaded == 0 && s.Deleted == 0:
+		return fmt.Sprintf("nothing to publish: %s already holds %s (%d files unchanged), checked in %s", to, dir, s.Skipped, elapsed)
+	}
+	verb := "published"
+	if failed {
+		verb = "stopped publishing"
+	}
+	return fmt.Sprintf("%s %s to %s: uploaded %d %s (%s), deleted %d, skipped %d unchanged, in %s",
+		verb, dir, to, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, s.Skipped, elapsed)
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// lineReporter prints a line per change: for CI logs, pipes and dry runs.
+type lineReporter struct {
+	w      io.Writer
+	dryRun bool
+}
+
+func (r *lineReporter) Plan(changes []publish.Change, skipped int) {
+	if r.dryRun {
+		for _, c := range changes {
+			fmt.Fprintln(r.w, "would "+describe(c))
+		}
+		return
+	}
+	if len(changes) > 0 {
+		uploads, deletes, bytes := 0, 0, int64(0)
+		for _, c := range changes {
+			if c.Action == publish.Upload {
+				uploads++
+				bytes += c.Size
+			} else {
+				deletes++
+			}
+		}
+		fmt.Fprintf(r.w, "to do: upload %d %s (%s), delete %d; %d unchanged\n", uploads, plural(uploads, "file", "files"), byteSize(bytes), deletes, skipped)
+	}
+}
+
+func (r *lineReporter) Retry(c publish.Change, err error, attempt int) {
+	fmt.Fprintf(r.w, "retrying %s %s (attempt %d failed: %v)\n", c.Action, c.Key, attempt, err)
+}
+
+func (r *lineReporter) Done(c publish.Change, err error) {
+	if err != nil {
+		fmt.Fprintf(r.w, "FAILED %s %s: %v\n", c.Action, c.Key, err)
+		return
+	}
+	fmt.Fprintln(r.w, past(c.Action)+" "+strings.TrimPrefix(describe(c), string(c.Action)+" "))
+}
+
+func (r *lineReporter) finish() {}
+
+func describe(c publish.Change) string {
+	if c.Action == publish.Delete {
+		return fmt.Sprintf("delete %s (%s)", c.Key, c.Reason)
+	}
+	return fmt.Sprintf("upload %s (%s, %s)", c.Key, byteSize(c.Size), c.Reason)
+}
+
+func past(a publish.Action) string {
+	if a == publish.Delete {
+		return "deleted"
+	}
+	return "uploaded"
+}
+
+// barReporter draws a progress bar on a terminal; retries and failures
+// are printed above it.
+type barReporter struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func (r *barReporter) Plan(changes []publish.Change, skipped int) {
+	if len(changes) == 0 {
+		return
+	}
+	r.bar = progressbar.NewOptions(len(changes),
+		progressbar.OptionSetWriter(r.w),
+		progressbar.OptionSetDescription("publishing"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(65*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetRenderBlankState(true),
+	)
+}
+
+func (r *barReporter) Retry(c publish.Change, err error, attempt int) {
+	r.above(fmt.Sprintf("retrying %s %s (attempt %d failed: %v)", c.Action, c.Key, attempt, err))
+}
+
+func (r *barReporter) Done(c publish.Change, err error) {
+	if err != nil {
+		r.above(fmt.Sprintf("FAILED %s %s: %v", c.Action, c.Key, err))
+	}
+	if r.bar != nil {
+		r.bar.Add(1)
+	}
+}
+
+func (r *barReporter) above(line string) {
+	if r.bar != nil {
+		r.bar.Clear()
+	}
+	fmt.Fprintln(r.w, line)
+}
+
+func (r *barReporter) finish() {
+	if r.bar != nil {
+		r.bar.Finish()
+	}
+}

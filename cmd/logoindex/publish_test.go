@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"logoindex/internal/headers"
+)
+
+// published maps the files of a built tree that a bucket should hold
+// (all but _headers and hidden files) to their content.
+func published(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for name, data := range treeContents(t, dir) {
+		name = filepath.ToSlash(name)
+		if name == "_headers" || strings.HasPrefix(filepath.Base(name), ".") {
+			continue
+		}
+		out[name] = data
+	}
+	return out
+}
+
+// TestPublishToFolder publishes the golden sources through the command to
+// a file:// bucket and reads the objects and the headers fileblob keeps
+// beside them.
+func TestPublishToFolder(t *testing.T) {
+	src, err := filepath.Abs("../../generator/testdata/golden/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := inTempDir(t, nil)
+	if code, _, stderr := runCmd("build", "-src", src, "-out", "dist", "-base-url", "https://logos.example.com"); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	bucket := filepath.Join(dir, "bucket")
+	to := "file://" + filepath.ToSlash(bucket) + "?create_dir=1"
+
+	code, stdout, stderr := runCmd("publish", "-to", to, "-dry-run")
+	if code != 0 || !strings.Contains(stdout, "would upload api/logos.json (") || !strings.Contains(stdout, "dry run: would upload ") {
+		t.Fatalf("dry run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(bucket); err == nil {
+		if entries, _ := os.ReadDir(bucket); len(entries) > 0 {
+			t.Fatalf("a dry run wrote %v", entries)
+		}
+	}
+
+	code, stdout, stderr = runCmd("publish", "-to", to)
+	want := published(t, "dist")
+	if code != 0 || !strings.Contains(stdout, "published dist to "+to+": uploaded ") || stderr != "" {
+		t.Fatalf("publish: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// The plan, one line per file, the indexes last, and the summary.
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if !strings.HasPrefix(lines[0], fmt.Sprintf("to do: upload %d files (", len(want))) || len(lines) != len(want)+2 {
+		t.Errorf("%d lines for %d files:\n%s", len(lines), len(want), stdout)
+	}
+	for _, l := range lines[len(lines)-4 : len(lines)-1] {
+		if !strings.Contains(l, "api/logos.json") && !strings.Contains(l, "r/registry.json") && !strings.Contains(l, "uploaded index.html") {
+			t.Errorf("the indexes should come last, got %q", l)
+		}
+	}
+	got := published(t, bucket)
+	delete(got, filepath.ToSlash(filepath.Base(bucket)))
+	for name := range got {
+		if strings.HasSuffix(name, ".attrs") {
+			delete(got, name)
+		}
+	}
+	if !mapsEqual(want, got) {
+		t.Errorf("bucket holds %v\nwant %v", slices.Sorted(keys(got)), slices.Sorted(keys(want)))
+	}
+	for name := range want {
+		var attrs struct {
+			ContentType  string `json:"user.content_type"`
+			CacheControl string `json:"user.cache_control"`
+		}
+		data, err := os.ReadFile(filepath.Join(bucket, filepath.FromSlash(name)) + ".attrs")
+		if err == nil {
+			err = json.Unmarshal(data, &attrs)
+		}
+		ctype, cache := headers.Site.Object(name)
+		if err != nil || attrs.ContentType != ctype || attrs.CacheControl != cache {
+			t.Errorf("%s: headers %+v (%v), want %q, %q", name, attrs, err, ctype, cache)
+		}
+	}
+
+	code, stdout, _ = runCmd("publish", "-to", to)
+	if code != 0 || !strings.HasPrefix(stdout, "nothing to publish: "+to+" already holds dist (") {
+		t.Errorf("second publish: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestPublishRefusesLocalhostTree(t *testing.T) {
+	src, err := filepath.Abs("../../generator/testdata/golden/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := inTempDir(t, nil)
+	// The default base URL, which the old workflow published.
+	if code, _, stderr := runCmd("build", "-src", src); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	bucket := filepath.Join(dir, "bucket")
+	if err := os.Mkdir(bucket, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd("publish", "-to", "file://"+bucket)
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "logoindex: refusing to publish: the tree was built for http://localhost:8080, and localhost is this machine") {
+		t.Errorf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	if entries, _ := os.ReadDir(bucket); len(entries) > 0 {
+		t.Errorf("a refused publish wrote %v", entries)
+	}
+	if code, _, stderr := runCmd("publish", "-to", "file://"+bucket, "-force"); code != 0 {
+		t.Errorf("with -force: exit %d: %s", code, stderr)
+	}
+}
+
+func TestPublishUsageErrors(t *testing.T) {
+	inTempDir(t, map[string]string{"dist/index.html": "x", "notes.txt": "x"})
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"publish"}, 2, "logoindex: publish needs -to, the bucket URL"},
+		{[]string{"publish", "-to", "s3://KEY:SECRET@bucket"}, 2, "logoindex: -to must not hold credentials"},
+		{[]string{"publish", "-to", "ftp://host/x"}, 2, `logoindex: -to "ftp://host/x": unknown scheme "ftp"`},
+		{[]string{"publish", "-to", "bucket"}, 2, `logoindex: -to "bucket" is not a bucket URL`},
+		{[]string{"publish", "-to", "file:///tmp", "-dir", "nope"}, 2, "logoindex: -dir nope is not a folder"},
+		{[]string{"publish", "-to", "file:///tmp", "-dir", "notes.txt"}, 2, "logoindex: -dir notes.txt is not a folder"},
+		{[]string{"publish", "-to", "file:///tmp", "-workers", "0"}, 2, "logoindex: -workers must be at least 1"},
+		{[]string{"publish", "-to", "file:///tmp", "-base-url", "logos.example.com"}, 2, `logoindex: -base-url "logos.example.com" must be an absolute http(s) URL`},
+		{[]string{"publish", "-to", "file:///tmp", "extra"}, 2, `logoindex: publish takes no arguments`},
+		// A tree that build did not write: every problem, nothing sent.
+		{[]string{"publish", "-to", "file:///nonexistent-bucket"}, 1, "dist/.logoindex-build.json: missing, so the tree was not written by logoindex build"},
+	} {
+		code, _, stderr := runCmd(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr:\n%s\nwant exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+func keys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,509 @@
+// Package publish uploads a built logo index to a bucket through
+// gocloud.dev/blob (S3 and S3-compatible stores, Google Cloud Storage,
+// Azure Blob Storage, a local folder), so that no reader ever meets a
+// broken reference. It works in steps, and starts a step only when every
+// object of the one before is in place:
+//
+//  1. files that name no other: SVGs and hashed assets;
+//  2. files only the indexes point to: per-logo JSON, pages and registry
+//     items;
+//  3. the indexes: api/logos.json, r/registry.json, the gallery;
+//  4. the bucket's record of what it holds (StateKey);
+//  5. deletions of what the tree no longer has, in the reverse order.
+//
+// A failed object or an interrupt stops before the next step, so the
+// bucket always serves a whole tree, the old or the new one, plus at most
+// files nothing points to. Unchanged objects (same size, MD5 and headers)
+// are skipped: a second publish of the same tree writes nothing. Every
+// object gets the Content-Type and Cache-Control of the site's rules
+// (internal/headers), the same the build writes into _headers.
+//
+// Stages pass plain data: tree.go reads the tree into files, remote.go
+// lists the bucket and its record, plan.go compares them into changes, and
+// Publish (this file) checks the addresses and carries the changes out.
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"logoindex/generator"
+)
+
+// Defaults of the zero Options.
+const (
+	DefaultWorkers   = 8
+	DefaultAttempts  = 4
+	DefaultRetryWait = 500 * time.Millisecond
+	maxRetryWait     = 10 * time.Second
+)
+
+// Options configures Publish. The zero value publishes for real, with
+// DefaultWorkers objects at a time and DefaultAttempts tries per object,
+// refuses the trees and buckets described at Force, and reports nothing.
+type Options struct {
+	// DryRun plans and reports the changes but writes nothing.
+	DryRun bool
+	// Force publishes what Publish otherwise refuses: a tree built for a
+	// local address (localhost, 127.0.0.1, ...), a tree without a build
+	// manifest, a tree built for another base URL than BaseURL or than the
+	// one the bucket's record names, and a bucket that holds objects but
+	// no record (publish deletes what the tree lacks, so a mistyped bucket
+	// would lose its content).
+	Force bool
+	// BaseURL, when set, is the URL the bucket is served at: a tree built
+	// for another is refused.
+	BaseURL string
+	// Workers bounds the objects written or deleted at once; 0 means
+	// DefaultWorkers.
+	Workers int
+	// Attempts is how often an object is tried before it counts as failed
+	// (only transient errors are retried); 0 means DefaultAttempts. The
+	// store's own client may retry each request too: the AWS SDK's
+	// standard retryer makes up to 3 attempts, the GCS client retries no
+	// upload without a precondition.
+	Attempts int
+	// RetryWait is the wait before the first retry, doubled after each
+	// (with jitter, at most 10 s); 0 means DefaultRetryWait.
+	RetryWait time.Duration
+	// Reporter, if not nil, is told the plan and every finished object.
+	Reporter Reporter
+}
+
+// Reporter follows a publish. Its methods are called one at a time.
+type Reporter interface {
+	// Plan is called once, before the first write, with the changes in
+	// the order they will be made and the number of unchanged files.
+	Plan(changes []Change, skipped int)
+	// Retry is called when an operation failed and will be tried again.
+	Retry(c Change, err error, attempt int)
+	// Done is called when an operation ended; err is nil on success.
+	Done(c Change, err error)
+}
+
+// Action is what a change does to an object.
+type Action string
+
+// The actions.
+const (
+	Upload Action = "upload"
+	Delete Action = "delete"
+)
+
+// Change is one object to write or delete.
+type Change struct {
+	Key    string // the object's key, relative to the bucket (and its prefix)
+	Action Action
+	Reason string // "new", "changed", "headers changed", "not in the tree"
+	Size   int64  // bytes to upload; 0 for a deletion
+	Step   Step
+}
+
+// Step is one of the ordered steps of a publish.
+type Step int
+
+// The steps, in order.
+const (
+	StepLeaves  Step = iota // SVGs and hashed assets, which name no other file
+	StepPages               // per-logo JSON, pages and registry items, named by the indexes
+	StepIndexes             // api/logos.json, r/registry.json, index.html
+	StepRecord              // the bucket's record, StateKey
+	StepDelete              // deletions of what the tree no longer has
+)
+
+// Summary is what a publish did, or would do with DryRun.
+type Summary struct {
+	// Changes are the planned changes, in order.
+	Changes []Change
+	// Uploaded, Deleted and Skipped count files; Bytes is what was
+	// uploaded. With DryRun they count what would be done.
+	Uploaded, Deleted, Skipped int
+	Bytes                      int64
+	// BaseURL is what the tree was built for.
+	BaseURL string
+}
+
+// RefusedError is a publish that Options.Force would allow.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return e.Reason + "; pass -force if this is what you want" }
+
+// TreeError lists every problem of the tree; nothing was published.
+type TreeError struct{ Problems []string }
+
+func (e *TreeError) Error() string { return strings.Join(e.Problems, "\n") }
+
+// ObjectError is an object that failed after every attempt.
+type ObjectError struct {
+	Change Change
+	Err    error
+}
+
+func (e *ObjectError) Error() string {
+	return fmt.Sprintf("%s %s: %v", e.Change.Action, e.Change.Key, e.Err)
+}
+
+func (e *ObjectError) Unwrap() error { return e.Err }
+
+// IncompleteError is a publish that stopped before its end: objects
+// failed, or ctx was cancelled (then it matches ctx.Err() with
+// errors.Is). Its message says what the bucket serves now.
+type IncompleteError struct {
+	Failed []*ObjectError
+	Cause  error // ctx.Err() for an interrupt, else nil
+	Step   Step  // the step that did not finish
+}
+
+func (e *IncompleteError) Error() string {
+	var b strings.Builder
+	if e.Cause != nil {
+		b.WriteString("interrupted")
+	} else {
+		fmt.Fprintf(&b, "%d %s failed", len(e.Failed), plural(len(e.Failed), "object", "objects"))
+	}
+	for _, f := range e.Failed {
+		b.WriteString("\n  " + f.Error())
+	}
+	b.WriteString("\n")
+	switch e.Step {
+	case StepLeaves, StepPages:
+		b.WriteString("The indexes were not updated and nothing was deleted: the bucket still serves the previous tree, plus new files nothing points to yet.")
+	case StepIndexes:
+		b.WriteString("Some indexes are new and some old; every file either one names is in the bucket, and nothing was deleted.")
+	case StepRecord:
+		b.WriteString("The bucket serves the new tree, but its record is old, so the next publish sends some files again; nothing was deleted.")
+	case StepDelete:
+		b.WriteString("The bucket serves the new tree; some files it no longer has are still there.")
+	}
+	b.WriteString(" Run publish again to finish.")
+	return b.String()
+}
+
+func (e *IncompleteError) Unwrap() error { return e.Cause }
+
+// Tree is a built tree read into memory and checked, ready to publish.
+// Holding the bytes means what is hashed is what is uploaded, even if a
+// build replaces the folder meanwhile.
+type Tree struct {
+	files    map[string]*file
+	manifest generator.BuildManifest
+}
+
+// ReadTree reads and checks the tree a build wrote. It reports every
+// problem of the tree at once (TreeError), and refuses (RefusedError) a
+// tree built for a local address or for another URL than opts.BaseURL,
+// unless opts.Force is set. It never touches a bucket.
+func ReadTree(fsys fs.FS, opts Options) (*Tree, error) {
+	files, manifest, err := readTree(fsys, opts.Force)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTree(manifest, opts); err != nil {
+		return nil, err
+	}
+	return &Tree{files: files, manifest: manifest}, nil
+}
+
+// Publish makes the bucket hold exactly the tree (less _headers and hidden
+// files), in the order described in the package comment. It refuses
+// (RefusedError) a bucket whose record names another base URL, or that
+// holds objects but no record, unless opts.Force is set. Once the plan is
+// made the Summary is not nil, even with an error (IncompleteError).
+func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Summary, error) {
+	files, manifest := tree.files, tree.manifest
+	remote, err := readRemote(ctx, b, opts.Force)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBucket(remote, manifest.BaseURL, opts.Force); err != nil {
+		return nil, err
+	}
+	p := plan(files, remote)
+	next := newState(manifest.BaseURL, files)
+	sum := &Summary{Changes: p.changes, Skipped: p.skipped, BaseURL: manifest.BaseURL}
+	for _, c := range p.changes {
+		if c.Action == Upload {
+			sum.Uploaded++
+			sum.Bytes += c.Size
+		} else {
+			sum.Deleted++
+		}
+	}
+	r := &reporter{r: opts.Reporter}
+	r.Plan(p.changes, p.skipped)
+	if opts.DryRun {
+		return sum, nil
+	}
+	// The counts become what was done.
+	sum.Uploaded, sum.Deleted, sum.Bytes = 0, 0, 0
+	run := &runner{b: b, opts: opts, r: r, sum: sum}
+	for _, batch := range batches(p.changes) {
+		var err *IncompleteError
+		if batch.step == StepRecord {
+			err = run.writeState(ctx, remote.stateData, next)
+		} else {
+			err = run.step(ctx, batch.changes, files)
+		}
+		if err != nil {
+			err.Step = batch.step
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+// batch is changes that may run together: each waits for the one before.
+type batch struct {
+	step    Step
+	changes []Change
+}
+
+// batches cuts the ordered changes at every step, and the deletions at
+// every step of the files deleted, so that a page is gone before the SVGs
+// it shows. The record has a batch of its own, after the indexes.
+func batches(changes []Change) []batch {
+	var out []batch
+	for _, step := range []Step{StepLeaves, StepPages, StepIndexes, StepRecord} {
+		b := batch{step: step}
+		for _, c := range changes {
+			if c.Step == step {
+				b.changes = append(b.changes, c)
+			}
+		}
+		out = append(out, b)
+	}
+	for _, of := range []Step{StepIndexes, StepPages, StepLeaves} {
+		b := batch{step: StepDelete}
+		for _, c := range changes {
+			if c.Step == StepDelete && stepOf(c.Key) == of {
+				b.changes = append(b.changes, c)
+			}
+		}
+		if len(b.changes) > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// checkTree refuses a tree built for a local address or for another URL
+// than opts.BaseURL.
+func checkTree(m generator.BuildManifest, opts Options) error {
+	if opts.Force {
+		return nil
+	}
+	if host, ok := localHost(m.BaseURL); ok {
+		return &RefusedError{fmt.Sprintf("the tree was built for %s, and %s is this machine: every URL in it would point there. Build it for the URL the bucket is served at (make build BASE_URL=https://logos.example.com)", m.BaseURL, host)}
+	}
+	if opts.BaseURL != "" && strings.TrimRight(opts.BaseURL, "/") != m.BaseURL {
+		return &RefusedError{fmt.Sprintf("the tree was built for %s, not for %s; build it with BASE_URL=%s", describeBase(m.BaseURL), strings.TrimRight(opts.BaseURL, "/"), strings.TrimRight(opts.BaseURL, "/"))}
+	}
+	return nil
+}
+
+// checkBucket refuses a bucket that serves another base URL, and one with
+// objects but no record of a publish.
+func checkBucket(remote *remote, base string, force bool) error {
+	if force {
+		return nil
+	}
+	if remote.state == nil && len(remote.objects) > 0 {
+		return &RefusedError{fmt.Sprintf("the bucket holds %d %s but no %s, so logoindex has not published there before. Publish deletes every object the tree does not have: check the bucket URL", len(remote.objects), plural(len(remote.objects), "object", "objects"), StateKey)}
+	}
+	if remote.state != nil && remote.state.BaseURL != base {
+		return &RefusedError{fmt.Sprintf("the bucket serves a tree built for %s (its %s says so), and this tree was built for %s. Build for %s, or move the bucket to the new URL", describeBase(remote.state.BaseURL), StateKey, describeBase(base), describeBase(remote.state.BaseURL))}
+	}
+	return nil
+}
+
+func describeBase(base string) string {
+	if base == "" {
+		return "root-relative URLs (an empty base URL)"
+	}
+	return base
+}
+
+// localHost reports whether base names this machine: localhost and its
+// subdomains, loopback and unspecified addresses. Such a tree works only
+// on the machine that built it.
+func localHost(base string) (string, bool) {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return host, true
+	}
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsUnspecified()) {
+		return host, true
+	}
+	return "", false
+}
+
+// runner carries out the changes.
+type runner struct {
+	b    *blob.Bucket
+	opts Options
+	r    *reporter
+	sum  *Summary
+	mu   sync.Mutex // guards sum
+}
+
+// step runs changes with up to Workers at once. It returns when all have
+// ended, or when ctx is done and the ones under way have stopped.
+func (run *runner) step(ctx context.Context, changes []Change, files map[string]*file) *IncompleteError {
+	workers := run.opts.Workers
+	if workers <= 0 {
+		workers = DefaultWorkers
+	}
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		failed []*ObjectError
+	)
+	sem := make(chan struct{}, workers)
+loop:
+	for _, c := range changes {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			break loop
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			var err error
+			if c.Action == Upload {
+				f := files[c.Key]
+				err = run.retry(ctx, c, func(ctx context.Context) error {
+					return run.b.WriteAll(ctx, c.Key, f.data, &blob.WriterOptions{
+						ContentType:  f.contentType,
+						CacheControl: f.cacheControl,
+						ContentMD5:   f.md5[:],
+					})
+				})
+			} else {
+				err = run.retry(ctx, c, func(ctx context.Context) error {
+					err := run.b.Delete(ctx, c.Key)
+					if gcerrors.Code(err) == gcerrors.NotFound {
+						return nil // gone already: what we wanted
+					}
+					return err
+				})
+			}
+			if err != nil && ctx.Err() != nil {
+				return // interrupted: reported once, below
+			}
+			run.r.Done(c, err)
+			if err != nil {
+				mu.Lock()
+				failed = append(failed, &ObjectError{Change: c, Err: err})
+				mu.Unlock()
+				return
+			}
+			run.mu.Lock()
+			if c.Action == Upload {
+				run.sum.Uploaded++
+				run.sum.Bytes += c.Size
+			} else {
+				run.sum.Deleted++
+			}
+			run.mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return &IncompleteError{Failed: failed, Cause: err}
+	}
+	if len(failed) > 0 {
+		return &IncompleteError{Failed: failed}
+	}
+	return nil
+}
+
+// retry runs op until it succeeds, fails for good, or runs out of
+// attempts, waiting longer before each new attempt.
+func (run *runner) retry(ctx context.Context, c Change, op func(context.Context) error) error {
+	attempts := run.opts.Attempts
+	if attempts <= 0 {
+		attempts = DefaultAttempts
+	}
+	wait := run.opts.RetryWait
+	if wait <= 0 {
+		wait = DefaultRetryWait
+	}
+	for attempt := 1; ; attempt++ {
+		err := op(ctx)
+		if err == nil || ctx.Err() != nil || attempt >= attempts || !transient(err) {
+			return err
+		}
+		run.r.Retry(c, err, attempt)
+		// Equal jitter: half the wait fixed, half random, so workers that
+		// failed together do not retry together.
+		t := time.NewTimer(wait/2 + rand.N(wait/2+1))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, maxRetryWait)
+	}
+}
+
+// transient reports whether an error may go away on its own: server
+// errors, throttling, timeouts and broken connections, but not a missing
+// bucket, a denied permission or a bad request.
+func transient(err error) bool {
+	switch gcerrors.Code(err) {
+	case gcerrors.Unknown, gcerrors.Internal, gcerrors.ResourceExhausted, gcerrors.DeadlineExceeded:
+		return !errors.Is(err, context.Canceled)
+	}
+	return false
+}
+
+// reporter serialises calls to a Reporter, which may be nil.
+type reporter struct {
+	mu sync.Mutex
+	r  Reporter
+}
+
+func (r *reporter) Plan(changes []Change, skipped int) {
+	if r.r != nil {
+		r.r.Plan(changes, skipped)
+	}
+}
+
+func (r *reporter) Retry(c Change, err error, attempt int) {
+	if r.r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.r.Retry(c, err, attempt)
+	}
+}
+
+func (r *reporter) Done(c Change, err error) {
+	if r.r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.r.Done(c, err)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
