@@ -62,8 +62,9 @@ func TestPublishToFolder(t *testing.T) {
 	if !strings.HasPrefix(lines[0], fmt.Sprintf("to do: upload %d files (", len(want))) || len(lines) != len(want)+2 {
 		t.Errorf("%d lines for %d files:\n%s", len(lines), len(want), stdout)
 	}
-	for _, l := range lines[len(lines)-4 : len(lines)-1] {
-		if !strings.Contains(l, "api/logos.json") && !strings.Contains(l, "r/registry.json") && !strings.Contains(l, "uploaded index.html") {
+	// The indexes: logos.json, registry.json, the gallery and the sitemap.
+	for _, l := range lines[len(lines)-5 : len(lines)-1] {
+		if !strings.Contains(l, "api/logos.json") && !strings.Contains(l, "r/registry.json") && !strings.Contains(l, "uploaded index.html") && !strings.Contains(l, "uploaded sitemap.xml") {
 			t.Errorf("the indexes should come last, got %q", l)
 		}
 	}
