@@ -10,10 +10,12 @@
 //	Render    (render.go)    *Collection    -> []OutFile       (site.go, registry.go)
 //	WriteTree (write.go)     []OutFile      -> the output folder, swapped in atomically
 //
-// Validate works a logo at a time on every CPU, and a Cache (cache.go) lets
-// it skip logos whose files did not change. Input comes through io/fs, so
-// tests run on fstest.MapFS; only WriteTree and the Cache touch the real
-// file system.
+// Build runs the first three in memory. BuildTree (tree.go) runs the same
+// stages a logo at a time on every CPU and streams each logo's files into
+// the output tree, keeping only a summary of each logo; with a cache
+// (treecache.go) it redoes only the logos that changed and writes only
+// the files that differ. Input comes through io/fs, so tests run on
+// fstest.MapFS; only WriteTree and BuildTree touch the real file system.
 package generator
 
 import (
@@ -34,9 +36,6 @@ type Options struct {
 	// Workers bounds the goroutines that check and optimise; 0 means one
 	// per CPU.
 	Workers int
-	// Cache, if not nil, remembers checked and optimised logos between
-	// builds. The output is the same with or without it.
-	Cache *Cache
 }
 
 // Result is what a build produced.
@@ -65,9 +64,7 @@ func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
 	if err := probs.Err(); err != nil {
 		return nil, err
 	}
-	ro := opts.Render
-	ro.cache = opts.Cache
-	files, err := Render(ctx, col, ro)
+	files, err := Render(ctx, col, opts.Render)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +85,12 @@ func clashProblems(col *Collection, files []OutFile) error {
 	for _, l := range col.Logos {
 		dirs[l.Slug] = path.Dir(l.MetaPath)
 	}
+	return clashErrors(files, dirs)
+}
+
+// clashErrors is clashProblems on the output names alone; dirs maps each
+// slug to the display path of its folder.
+func clashErrors(files []OutFile, dirs map[string]string) error {
 	var probs ProblemList
 	for _, c := range findClashes(files) {
 		if c.A.Logo == "" && c.B.Logo == "" {

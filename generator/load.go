@@ -56,16 +56,32 @@ type Source struct {
 // bad slugs, links, oversized files) and never follows a symbolic link.
 // When ctx is done it stops reading and returns what it has.
 func Load(ctx context.Context, fsys fs.FS, dir string) (*Source, ProblemList) {
+	src := &Source{}
+	cats, slugs, probs := scanSource(ctx, fsys, dir)
+	src.Categories = cats
+	for _, slug := range slugs {
+		if ctx.Err() != nil {
+			break
+		}
+		src.Logos = append(src.Logos, loadLogo(fsys, dir, slug, &probs))
+	}
+	return src, probs
+}
+
+// scanSource reads the top of the source folder: categories.yaml and the
+// slugs of the logo folders, sorted, with the problems of the folder itself.
+func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []string, ProblemList) {
 	var probs ProblemList
 	display := func(name string) string { return displayPath(dir, name) }
 
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		probs.Errorf(displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
-		return &Source{}, probs
+		return nil, nil, probs
 	}
 
-	src := &Source{}
+	var cats *SourceFile
+	var slugs []string
 	names := map[string]bool{}
 	for _, e := range entries {
 		names[e.Name()] = true
@@ -85,7 +101,7 @@ func Load(ctx context.Context, fsys fs.FS, dir string) (*Source, ProblemList) {
 				probs.Errorf(display(name), 0, 0, "is a folder; categories.yaml must be a file")
 				continue
 			}
-			src.Categories = readFile(fsys, dir, name, MaxCategoriesSize, &probs)
+			cats = readFile(fsys, dir, name, MaxCategoriesSize, &probs)
 		case !e.IsDir():
 			probs.Errorf(display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml and one folder per logo")
 		default:
@@ -98,14 +114,14 @@ func Load(ctx context.Context, fsys fs.FS, dir string) (*Source, ProblemList) {
 				probs.Errorf(display(name), 0, 0, "%s", msg)
 				continue
 			}
-			src.Logos = append(src.Logos, loadLogo(fsys, dir, name, &probs))
+			slugs = append(slugs, name)
 		}
 	}
-	if src.Categories == nil && !hasProblemAt(probs, display("categories.yaml")) {
+	if cats == nil && !hasProblemAt(probs, display("categories.yaml")) {
 		probs.Errorf(display("categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
 	}
-	slices.SortFunc(src.Logos, func(a, b *LogoSource) int { return strings.Compare(a.Slug, b.Slug) })
-	return src, probs
+	slices.Sort(slugs)
+	return cats, slugs, probs
 }
 
 func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
@@ -250,7 +266,9 @@ func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *So
 		return nil
 	}
 	defer f.Close()
+	size := int64(512)
 	if info, err := f.Stat(); err == nil {
+		size = min(info.Size()+1, limit+1)
 		if !info.Mode().IsRegular() {
 			probs.Errorf(p, 0, 0, "is not a regular file")
 			return nil
@@ -261,8 +279,10 @@ func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *So
 		}
 	}
 	// Read one byte past the limit: Stat can be wrong (or absent) for
-	// special files, and the reader must stay bounded anyway.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	// special files, and the reader must stay bounded anyway. The buffer
+	// starts at the size Stat gave, so a regular file is read into one
+	// allocation of the right size.
+	data, err := readAll(io.LimitReader(f, limit+1), size)
 	if err != nil {
 		probs.Errorf(p, 0, 0, "cannot read: %s", describeFSError(err))
 		return nil
@@ -272,6 +292,24 @@ func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *So
 		return nil
 	}
 	return &SourceFile{Path: p, Data: data}
+}
+
+// readAll is io.ReadAll with a first buffer of size bytes.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 512))
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // describeFSError drops the path from a *fs.PathError, which the problem

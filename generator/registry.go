@@ -2,9 +2,7 @@ package generator
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -86,51 +84,19 @@ type componentVariant struct {
 // components folder: the CLI keeps the part of the path after "components/".
 func componentPath(slug string) string { return "components/logos/" + slug + ".tsx" }
 
-// renderRegistry renders the shadcn registry under r/ from the component
-// template in tmpl: r/<slug>.json for every logo and r/registry.json.
-func renderRegistry(ctx context.Context, col *Collection, opts RenderOptions, tmpl fs.FS) ([]OutFile, error) {
-	t, err := parseComponentTemplate(tmpl)
-	if err != nil {
-		return nil, err
+// registryIndex renders r/registry.json, which lists every item without
+// its content: `shadcn add` fetches each item's own file, r/<slug>.json
+// (registryItem).
+func registryIndex(logos []*logoSummary, base string) (OutFile, error) {
+	index := Registry{Schema: registrySchema, Name: registryName, Homepage: base + "/", Items: make([]RegistryItem, 0, len(logos))}
+	for _, l := range logos {
+		index.Items = append(index.Items, registryEntry(l, base))
 	}
-	base := strings.TrimRight(opts.BaseURL, "/")
-	index := Registry{Schema: registrySchema, Name: registryName, Homepage: base + "/", Items: []RegistryItem{}}
-	// Items in parallel, each cached whole: the JSX conversion and the
-	// template are most of a large build's render time.
-	files := make([]OutFile, len(col.Logos))
-	entries := make([]RegistryItem, len(col.Logos))
-	errs := make([]error, len(col.Logos))
-	parallel(ctx, len(col.Logos), 0, func(i int) {
-		l := col.Logos[i]
-		key := renderKey(l.key, "registry", base, opts.templateHash)
-		b, err := opts.cache.render(key, func() ([]byte, error) {
-			item, err := registryItem(t, l, base)
-			if err != nil {
-				return nil, err
-			}
-			return marshalIndent(item)
-		})
-		if err != nil {
-			errs[i] = err
-			return
-		}
-		files[i] = OutFile{Name: "r/" + l.Slug + ".json", Data: b, Logo: l.Slug}
-		// The index lists the items without their content, which their
-		// own files carry: `shadcn add` fetches those.
-		entries[i] = registryEntry(l, base)
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	index.Items = append(index.Items, entries...)
 	b, err := marshalIndent(index)
 	if err != nil {
-		return nil, err
+		return OutFile{}, err
 	}
-	return append(files, OutFile{Name: "r/registry.json", Data: b}), nil
+	return OutFile{Name: "r/registry.json", Data: b}, nil
 }
 
 // parseComponentTemplate reads component.tsx.tmpl from tmpl.
@@ -163,7 +129,7 @@ func registryItem(t *template.Template, l *Logo, base string) (*RegistryItem, er
 	if err := t.Execute(&src, data); err != nil {
 		return nil, fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
 	}
-	item := registryEntry(l, base)
+	item := registryEntry(summarize(l), base)
 	item.Schema = registryItemSchema
 	item.Files[0].Content = src.String()
 	return &item, nil
@@ -171,11 +137,8 @@ func registryItem(t *template.Template, l *Logo, base string) (*RegistryItem, er
 
 // registryEntry is a logo's item without its content, as the registry
 // index lists it.
-func registryEntry(l *Logo, base string) RegistryItem {
-	var names []string
-	for _, v := range l.Variants {
-		names = append(names, v.Variant)
-	}
+func registryEntry(l *logoSummary, base string) RegistryItem {
+	names := l.Variants
 	return RegistryItem{
 		Name:        l.Slug,
 		Type:        registryItemType,
@@ -183,7 +146,7 @@ func registryEntry(l *Logo, base string) RegistryItem {
 		Description: fmt.Sprintf("The %s logo as a React component, %s, with the variants %s.", l.Name, l.Component, strings.Join(names, ", ")),
 		Categories:  l.Categories,
 		Files:       []RegistryFile{{Path: componentPath(l.Slug), Type: registryItemType}},
-		Meta:        &RegistryMeta{Component: l.Component, Variants: names, Page: base + "/logos/" + l.Slug + "/"},
+		Meta:        &RegistryMeta{Component: l.Component, Variants: names, Page: base + "/" + logoDir(l.Slug) + "/"},
 	}
 }
 

@@ -160,7 +160,7 @@ func TestRegistryTemplate(t *testing.T) {
 			if tt.tmpl != "" {
 				tmpl["component.tsx.tmpl"] = &fstest.MapFile{Data: []byte(tt.tmpl)}
 			}
-			files, err := renderRegistry(context.Background(), res.Collection, RenderOptions{}, tmpl)
+			files, err := Render(context.Background(), res.Collection, RenderOptions{Templates: tmpl})
 			var got string
 			if err != nil {
 				got = err.Error()

@@ -5,9 +5,11 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"slices"
 	"strings"
+	"text/template"
 
 	"logoindex/templates"
 )
@@ -37,9 +39,6 @@ type RenderOptions struct {
 	// Templates holds the page and component templates; nil means the
 	// ones embedded from the templates/ folder.
 	Templates fs.FS
-
-	cache        *Cache // set by Build from Options.Cache
-	templateHash string // hash of Templates, set by Render when caching
 }
 
 // Index is dist/api/logos.json.
@@ -153,79 +152,195 @@ func marshal(v any) ([]byte, error) {
 
 // Render turns a collection whose variants are optimised into the files of
 // the output tree, sorted by name. Its output depends only on its input:
-// no time stamps, no map order.
+// no time stamps, no map order. It is the in-memory form of what BuildTree
+// streams: the files of each logo (logoFiles) and of the whole collection
+// (collectionFiles), from the same renderer.
 func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile, error) {
-	base := strings.TrimRight(opts.BaseURL, "/")
-	installTmpl := opts.InstallTemplate
-	if installTmpl == "" {
-		installTmpl = DefaultInstallTemplate
+	r, err := newRenderer(opts)
+	if err != nil {
+		return nil, err
 	}
+	names := categoryNames(col.Categories)
+	perLogo := make([][]OutFile, len(col.Logos))
+	errs := make([]error, len(col.Logos))
+	parallel(ctx, len(col.Logos), 0, func(i int) { perLogo[i], errs[i] = r.logoFiles(col.Logos[i], names) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	sums := make([]*logoSummary, len(col.Logos))
 	var files []OutFile
-	add := func(name, slug string, v any) error {
-		b, err := marshal(v)
-		if err != nil {
-			return err
-		}
-		files = append(files, OutFile{Name: name, Data: append(b, '\n'), Logo: slug})
-		return nil
+	for i, l := range col.Logos {
+		sums[i] = summarize(l)
+		files = append(files, perLogo[i]...)
 	}
+	coll, err := r.collectionFiles(col.Categories, sums)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, coll...)
+	sortFiles(files)
+	return files, nil
+}
 
-	idx := Index{Categories: []IndexCategory{}, Logos: []IndexEntry{}}
-	details := make([]Detail, 0, len(col.Logos)) // in the order of col.Logos
-	for _, c := range col.Categories {
-		idx.Categories = append(idx.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
-	}
-	for _, l := range col.Logos {
-		page := base + "/logos/" + l.Slug + "/"
-		svgs := VariantMap{}
-		fileMeta := FileMap{}
-		for _, v := range l.Variants {
-			name := "logos/" + l.Slug + "/" + v.Variant + ".svg"
-			svgs[v.Variant] = base + "/" + name
-			fileMeta[v.Variant] = v.Meta
-			files = append(files, OutFile{Name: name, Data: v.Optimised, Logo: l.Slug})
-		}
-		idx.Logos = append(idx.Logos, IndexEntry{
-			Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: page, SVG: svgs, Aliases: l.Aliases,
-		})
-		install := l.Install
-		if install == "" {
-			install = strings.NewReplacer("{base}", base, "{slug}", l.Slug, "{component}", l.Component).Replace(installTmpl)
-		}
-		d := Detail{
-			Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: page, SVG: svgs,
-			Component: l.Component, Install: install, Files: fileMeta, Aliases: l.Aliases, Guidelines: l.Guidelines,
-		}
-		details = append(details, d)
-		if err := add("api/logos/"+l.Slug+".json", l.Slug, d); err != nil {
-			return nil, err
-		}
-	}
-	if err := add("api/logos.json", "", idx); err != nil {
-		return nil, err
-	}
-	tmpl := opts.Templates
-	if tmpl == nil {
-		tmpl = templates.FS
-	}
-	if opts.cache != nil {
-		opts.templateHash = hashFS(tmpl)
-	}
-	site, err := renderSite(ctx, col, opts, tmpl, &idx, details)
-	if err != nil {
-		return nil, err
-	}
-	registry, err := renderRegistry(ctx, col, opts, tmpl)
-	if err != nil {
-		return nil, err
-	}
-	manifest, err := manifestFile(base)
-	if err != nil {
-		return nil, err
-	}
-	files = append(append(append(files, site...), registry...), manifest)
+func sortFiles(files []OutFile) {
 	slices.SortFunc(files, func(a, b OutFile) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Logo, b.Logo))
 	})
-	return files, nil
+}
+
+// logoSummary is what the files of the whole collection need of a logo
+// (the index, the gallery, the registry index, the sitemap) and what the
+// checks across logos read. A streamed build keeps this, not the logo, for
+// every logo, and its cache stores it.
+type logoSummary struct {
+	Slug, Name, Hex     string
+	Categories, Aliases []string
+	Component           string
+	ComponentAt         Pos // zero when Component is the default
+	MetaPath            string
+	Variants            []string // the variants it has, in the order of Variants
+	DarkIcon            bool     // it has icon-dark.svg
+	IconOnDark          bool     // its icon reads on a dark page (readsOnDark)
+}
+
+func summarize(l *Logo) *logoSummary {
+	s := &logoSummary{
+		Slug: l.Slug, Name: l.Name, Hex: l.Hex, Categories: l.Categories, Aliases: l.Aliases,
+		Component: l.Component, ComponentAt: l.ComponentAt, MetaPath: l.MetaPath,
+		DarkIcon: l.Variant("icon-dark") != nil, IconOnDark: readsOnDark(l.Variant("icon")),
+	}
+	for _, v := range l.Variants {
+		s.Variants = append(s.Variants, v.Variant)
+	}
+	return s
+}
+
+// categoryNames maps category slugs to names, for the logo pages.
+func categoryNames(cats []CategoryCount) map[string]string {
+	m := make(map[string]string, len(cats))
+	for _, c := range cats {
+		m[c.Slug] = c.Name
+	}
+	return m
+}
+
+// renderer renders the files of a build: it holds the parsed templates,
+// the minifier and the assets every page loads, and is safe for
+// concurrent use.
+type renderer struct {
+	base        string // without a trailing slash
+	installTmpl string
+	tmpl        fs.FS
+	site        *siteRenderer
+	assets      []OutFile // stylesheet, script, favicon
+	component   *template.Template
+}
+
+func newRenderer(opts RenderOptions) (*renderer, error) {
+	r := &renderer{base: strings.TrimRight(opts.BaseURL, "/"), installTmpl: opts.InstallTemplate, tmpl: opts.Templates}
+	if r.installTmpl == "" {
+		r.installTmpl = DefaultInstallTemplate
+	}
+	if r.tmpl == nil {
+		r.tmpl = templates.FS
+	}
+	var err error
+	if r.site, r.assets, err = newSiteRenderer(opts, r.tmpl); err != nil {
+		return nil, err
+	}
+	if r.component, err = parseComponentTemplate(r.tmpl); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// logoDir is the folder of a logo's SVGs and page in the output tree; its
+// other files are in folders shared by every logo (api/logos, r).
+func logoDir(slug string) string { return "logos/" + slug }
+
+// variants maps a logo's variants to their URLs.
+func (r *renderer) variantURLs(slug string, variants []string) VariantMap {
+	m := VariantMap{}
+	for _, v := range variants {
+		m[v] = r.base + "/" + logoDir(slug) + "/" + v + ".svg"
+	}
+	return m
+}
+
+// logoFiles renders the files of one logo: its SVGs, its detail JSON, its
+// page and its registry item. cats maps category slugs to names.
+func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error) {
+	var files []OutFile
+	fileMeta := FileMap{}
+	var names []string
+	for _, v := range l.Variants {
+		files = append(files, OutFile{Name: logoDir(l.Slug) + "/" + v.Variant + ".svg", Data: v.Optimised, Logo: l.Slug})
+		fileMeta[v.Variant] = v.Meta
+		names = append(names, v.Variant)
+	}
+	install := l.Install
+	if install == "" {
+		install = strings.NewReplacer("{base}", r.base, "{slug}", l.Slug, "{component}", l.Component).Replace(r.installTmpl)
+	}
+	d := Detail{
+		Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: r.base + "/" + logoDir(l.Slug) + "/", SVG: r.variantURLs(l.Slug, names),
+		Component: l.Component, Install: install, Files: fileMeta, Aliases: l.Aliases, Guidelines: l.Guidelines,
+	}
+	b, err := marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, OutFile{Name: "api/logos/" + l.Slug + ".json", Data: append(b, '\n'), Logo: l.Slug})
+	page, err := r.site.logoPage(l, d, cats)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, page)
+	item, err := registryItem(r.component, l, r.base)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = marshalIndent(item); err != nil {
+		return nil, err
+	}
+	return append(files, OutFile{Name: "r/" + l.Slug + ".json", Data: b, Logo: l.Slug}), nil
+}
+
+// collectionFiles renders the files of the whole collection from the
+// summaries of its logos, in slug order: the index, the gallery and the
+// other files of the site, the registry index and the build manifest.
+func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) ([]OutFile, error) {
+	idx := Index{Categories: []IndexCategory{}, Logos: make([]IndexEntry, 0, len(logos))}
+	for _, c := range cats {
+		idx.Categories = append(idx.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
+	}
+	for _, l := range logos {
+		idx.Logos = append(idx.Logos, IndexEntry{
+			Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: r.base + "/" + logoDir(l.Slug) + "/",
+			SVG: r.variantURLs(l.Slug, l.Variants), Aliases: l.Aliases,
+		})
+	}
+	b, err := marshal(idx)
+	if err != nil {
+		return nil, err
+	}
+	files := []OutFile{{Name: "api/logos.json", Data: append(b, '\n')}}
+	files = append(files, r.assets...)
+	site, err := r.site.collectionPages(idx.Categories, logos)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, site...)
+	reg, err := registryIndex(logos, r.base)
+	if err != nil {
+		return nil, err
+	}
+	manifest, err := manifestFile(r.base)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, reg, manifest), nil
 }

@@ -2,10 +2,8 @@ package generator
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -105,10 +103,16 @@ type logoData struct {
 	Logo       Detail
 	Tile       tileView
 	Swatch     swatchView
-	Categories []IndexCategory
+	Categories []categoryLink
 	Variants   []variantView
 	DetailURL  string // {base}/api/logos/<slug>.json
 	Usage      string // a JSX snippet using the component
+}
+
+// categoryLink is a category as a logo page links it. It has no count: a
+// logo's page does not change when other logos join its categories.
+type categoryLink struct {
+	Slug, Name string
 }
 
 // swatchView is the brand colour drawn as a chip with its hex on it, in
@@ -176,14 +180,14 @@ func readsOnDark(v *VariantFile) bool {
 	return true
 }
 
-// newTile says how to show the logo's icon on both backgrounds; prefix is
+// newTile says how to show a logo's icon on both backgrounds; prefix is
 // the path of the logo's folder relative to the page.
-func newTile(l *Logo, prefix string) tileView {
+func newTile(l *logoSummary, prefix string) tileView {
 	t := tileView{Icon: prefix + "icon.svg"}
 	switch {
-	case l.Variant("icon-dark") != nil:
+	case l.DarkIcon:
 		t.Dark = prefix + "icon-dark.svg"
-	case !readsOnDark(l.Variant("icon")):
+	case !l.IconOnDark:
 		t.Plate = true
 	}
 	return t
@@ -289,28 +293,26 @@ func (r *siteRenderer) link(p *pageData, path, image, alt string) {
 	}
 }
 
-// gallery renders index.html: every logo of col as a card.
-func (r *siteRenderer) gallery(col *Collection) (OutFile, error) {
+// gallery renders index.html: every logo as a card.
+func (r *siteRenderer) gallery(cats []IndexCategory, logos []*logoSummary) (OutFile, error) {
 	gd := galleryData{
 		pageData: pageData{
 			Title:       "Logo index",
-			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", len(col.Logos), plural(len(col.Logos), "logo", "logos")),
+			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", len(logos), plural(len(logos), "logo", "logos")),
 			CSS:         r.css, JS: r.js, Icon: faviconFile, Page: "gallery",
 		},
-		Total:      len(col.Logos),
-		Categories: []IndexCategory{},
+		Total:      len(logos),
+		Categories: cats,
+		Cards:      make([]cardView, 0, len(logos)),
 		IndexURL:   r.base + "/api/logos.json",
 	}
-	for _, c := range col.Categories {
-		gd.Categories = append(gd.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
-	}
 	r.link(&gd.pageData, "", r.base+"/"+faviconFile, "Logo index")
-	for _, l := range col.Logos {
+	for _, l := range logos {
 		gd.Cards = append(gd.Cards, cardView{
 			Slug: l.Slug, Name: l.Name, Hex: l.Hex,
 			Categories: strings.Join(l.Categories, " "),
 			Aliases:    strings.Join(l.Aliases, "\n"),
-			Tile:       newTile(l, "logos/"+l.Slug+"/"),
+			Tile:       newTile(l, logoDir(l.Slug)+"/"),
 		})
 	}
 	return r.page("index.html", siteGalleryTmpl, gd)
@@ -329,35 +331,29 @@ func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	gallery, err := r.gallery(col)
+	cats := []IndexCategory{}
+	for _, c := range col.Categories {
+		cats = append(cats, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
+	}
+	sums := make([]*logoSummary, len(col.Logos))
+	for i, l := range col.Logos {
+		sums[i] = summarize(l)
+	}
+	gallery, err := r.gallery(cats, sums)
 	if err != nil {
 		return nil, err
 	}
 	return append(files, gallery), nil
 }
 
-// renderSite renders the HTML pages and CDN files of the site from the
-// templates in tmpl (issue 4: gallery, logo pages, _headers; issue 15:
-// cards in the gallery's HTML, 404 page, favicon, sitemap, link previews).
-// details[i] is the detail JSON of col.Logos[i].
-func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl fs.FS, idx *Index, details []Detail) ([]OutFile, error) {
-	if len(details) != len(col.Logos) {
-		return nil, fmt.Errorf("internal error: %d details for %d logos", len(details), len(col.Logos))
-	}
-	r, files, err := newSiteRenderer(opts, tmpl)
+// collectionPages renders the pages and CDN files of the site that list
+// or serve every logo (issue 4: gallery, _headers; issue 15: cards in the
+// gallery's HTML, 404 page, sitemap): all but the logos' own pages.
+func (r *siteRenderer) collectionPages(cats []IndexCategory, logos []*logoSummary) ([]OutFile, error) {
+	gallery, err := r.gallery(cats, logos)
 	if err != nil {
 		return nil, err
 	}
-	gallery, err := r.gallery(col)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, gallery)
-	catBySlug := map[string]IndexCategory{}
-	for _, c := range idx.Categories {
-		catBySlug[c.Slug] = c
-	}
-
 	// The 404 page is served at whatever path was missing, so it links
 	// from the base URL's path, not relative to itself.
 	root := basePath(r.base)
@@ -369,71 +365,53 @@ func renderSite(ctx context.Context, col *Collection, opts RenderOptions, tmpl f
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, notFound)
-
-	// Logo pages in parallel: a 5,000-logo build renders 5,000 of them.
-	logoPages := make([]OutFile, len(col.Logos))
-	errs := make([]error, len(col.Logos))
-	parallel(ctx, len(col.Logos), 0, func(i int) {
-		l, d := col.Logos[i], details[i]
-		data := logoData{
-			pageData: pageData{
-				Title:       d.Name + " logo · Logo index",
-				Description: fmt.Sprintf("%s logo: %d SVG %s with source and licence, and the %s component.", d.Name, len(l.Variants), plural(len(l.Variants), "variant", "variants"), d.Component),
-				Root:        "../../",
-				CSS:         r.css, JS: r.js, Icon: "icon.svg", Page: "logo",
-			},
-			Logo:      d,
-			Tile:      newTile(l, ""),
-			Swatch:    newSwatch(d.Hex),
-			DetailURL: r.base + "/api/logos/" + l.Slug + ".json",
-			Usage:     "<" + d.Component + " />",
-		}
-		r.link(&data.pageData, "logos/"+l.Slug+"/", d.SVG["icon"], d.Name+" icon")
-		for _, c := range d.Categories {
-			if cat, ok := catBySlug[c]; ok {
-				data.Categories = append(data.Categories, cat)
-			} else {
-				data.Categories = append(data.Categories, IndexCategory{Slug: c, Name: c})
-			}
-		}
-		for _, v := range l.Variants {
-			data.Variants = append(data.Variants, newVariantView(l, v, d))
-		}
-		name := "logos/" + l.Slug + "/index.html"
-		catKey, _ := json.Marshal(data.Categories)
-		key := renderKey(l.key, "page", r.base, opts.InstallTemplate, r.css, r.js, opts.templateHash, string(catKey))
-		b, err := opts.cache.render(key, func() ([]byte, error) {
-			f, err := r.page(name, siteLogoTmpl, data)
-			return f.Data, err
-		})
-		logoPages[i], errs[i] = OutFile{Name: name, Data: b, Logo: l.Slug}, err
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err // the first is enough: a template error repeats on every page
-		}
-	}
-	files = append(files, logoPages...)
-
+	files := []OutFile{gallery, notFound}
 	if r.public {
-		files = append(files, sitemaps(r.base, col)...)
+		files = append(files, sitemaps(r.base, logos)...)
 	}
-	files = append(files, OutFile{Name: "_headers", Data: headers.Site.File()})
-	return files, nil
+	return append(files, OutFile{Name: "_headers", Data: headers.Site.File()}), nil
+}
+
+// logoPage renders the page of one logo, whose detail JSON is d; cats maps
+// category slugs to names.
+func (r *siteRenderer) logoPage(l *Logo, d Detail, cats map[string]string) (OutFile, error) {
+	data := logoData{
+		pageData: pageData{
+			Title:       d.Name + " logo · Logo index",
+			Description: fmt.Sprintf("%s logo: %d SVG %s with source and licence, and the %s component.", d.Name, len(l.Variants), plural(len(l.Variants), "variant", "variants"), d.Component),
+			Root:        "../../",
+			CSS:         r.css, JS: r.js, Icon: "icon.svg", Page: "logo",
+		},
+		Logo:      d,
+		Tile:      newTile(summarize(l), ""),
+		Swatch:    newSwatch(d.Hex),
+		DetailURL: r.base + "/api/logos/" + l.Slug + ".json",
+		Usage:     "<" + d.Component + " />",
+	}
+	r.link(&data.pageData, logoDir(l.Slug)+"/", d.SVG["icon"], d.Name+" icon")
+	for _, c := range d.Categories {
+		name, ok := cats[c]
+		if !ok {
+			name = c
+		}
+		data.Categories = append(data.Categories, categoryLink{Slug: c, Name: name})
+	}
+	for _, v := range l.Variants {
+		data.Variants = append(data.Variants, newVariantView(l, v, d))
+	}
+	f, err := r.page(logoDir(l.Slug)+"/index.html", siteLogoTmpl, data)
+	f.Logo = l.Slug
+	return f, err
 }
 
 // sitemaps lists the gallery and every logo page for search engines, in
 // one sitemap.xml, or in files of sitemapMaxURLs URLs with sitemap.xml as
 // their index. No <lastmod>: the build writes no dates, so that the same
 // sources give the same bytes.
-func sitemaps(base string, col *Collection) []OutFile {
+func sitemaps(base string, logos []*logoSummary) []OutFile {
 	urls := []string{base + "/"}
-	for _, l := range col.Logos {
-		urls = append(urls, base+"/logos/"+l.Slug+"/")
+	for _, l := range logos {
+		urls = append(urls, base+"/"+logoDir(l.Slug)+"/")
 	}
 	urlset := func(urls []string) []byte {
 		var b bytes.Buffer

@@ -395,7 +395,7 @@ func TestSiteTemplatesOverride(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Build(context.Background(), os.DirFS("testdata/golden/src"), Options{Render: RenderOptions{
-				Templates: fstest.MapFS{tc.file: {Data: []byte(tc.src)}},
+				Templates: fstest.MapFS{tc.file: {Data: []byte(tc.src)}, "component.tsx.tmpl": {Data: component}},
 			}})
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("error %v, want it to start with %q", err, tc.want)
@@ -536,7 +536,7 @@ func TestBackgroundsAndTiles(t *testing.T) {
 		{"has icon-dark", logo(&VariantFile{Variant: "icon", Info: paints(black)}, &VariantFile{Variant: "icon-dark", Info: paints(orange)}), tileView{Icon: "p/icon.svg", Dark: "p/icon-dark.svg"}},
 		{"neither: a light plate", logo(&VariantFile{Variant: "icon", Info: paints(black)}), tileView{Icon: "p/icon.svg", Plate: true}},
 	} {
-		if got := newTile(tc.logo, "p/"); got != tc.want {
+		if got := newTile(summarize(tc.logo), "p/"); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
@@ -628,11 +628,11 @@ func TestSiteLinkPreviewsAndSitemap(t *testing.T) {
 }
 
 func TestSitemapIndex(t *testing.T) {
-	col := &Collection{}
+	var logos []*logoSummary
 	for i := range sitemapMaxURLs + 10 {
-		col.Logos = append(col.Logos, &Logo{Slug: fmt.Sprintf("l%06d", i)})
+		logos = append(logos, &logoSummary{Slug: fmt.Sprintf("l%06d", i)})
 	}
-	files := sitemaps("https://x.example", col)
+	files := sitemaps("https://x.example", logos)
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)

@@ -47,6 +47,24 @@ func exchange(a, b string) (ok bool, err error) {
 // released when the file is closed or the process dies.
 func lockFile(fd uintptr) error { return syscall.Flock(int(fd), syscall.LOCK_EX) }
 
+// fileID returns the inode number and change time of a file, which with
+// its size and mtime tell a build whether a source may have changed.
+func fileID(info fs.FileInfo) (ino uint64, ctime int64, ok bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return st.Ino, st.Ctim.Nano(), true
+}
+
+// devIno identifies a folder: its device and inode, which a rename keeps.
+func devIno(info fs.FileInfo) (dev, ino uint64) {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), st.Ino
+	}
+	return 0, 0
+}
+
 // inodeOf returns the file's inode number, which tells a file replaced in
 // place from the one a manifest recorded.
 func inodeOf(info fs.FileInfo) uint64 {

@@ -44,10 +44,6 @@ type Logo struct {
 	Install     string         // as written in logo.yaml; "" means the build's template
 	Variants    []*VariantFile // in the order of Variants
 	MetaPath    string         // display path of logo.yaml
-
-	// key hashes the logo's source files; renders of the logo are cached
-	// under keys derived from it. Empty when there is no cache.
-	key string
 }
 
 // Variant returns the named variant, or nil when the logo lacks it.
@@ -74,70 +70,86 @@ type Collection struct {
 
 // Validate checks every logo of src against the rules and the categories
 // and optimises the variants of each valid logo, in parallel on
-// opts.Workers goroutines. A logo whose files are unchanged since a build
-// that used opts.Cache is taken from the cache. Problems of all logos come
-// back together, sorted.
+// opts.Workers goroutines. Problems of all logos come back together,
+// sorted.
 func Validate(ctx context.Context, src *Source, opts Options) (*Collection, ProblemList) {
 	var probs ProblemList
-	var cats []Category
-	if src.Categories != nil {
-		var p ProblemList
-		cats, p = ParseCategories(src.Categories)
-		probs = append(probs, p...)
-	}
-	known := map[string]bool{}
-	for _, c := range cats {
-		known[c.Slug] = true
-	}
+	cs := newCategorySet(src.Categories)
+	probs = append(probs, cs.probs...)
 
 	logos := make([]*Logo, len(src.Logos))
 	perLogo := make([]ProblemList, len(src.Logos))
-	haveCats := src.Categories != nil
-	catsKey := categoriesDigest(known, haveCats)
 	parallel(ctx, len(src.Logos), opts.Workers, func(i int) {
-		ls := src.Logos[i]
-		key := logoKey(ls, catsKey)
-		if e, ok := opts.Cache.getLogo(key); ok {
-			logos[i], perLogo[i] = e.Logo, e.Warnings
-			logos[i].key = key
-			return
-		}
-		logos[i], perLogo[i] = validateLogo(ls, known, haveCats)
-		if logos[i] == nil {
-			return
-		}
-		perLogo[i] = append(perLogo[i], optimise(logos[i])...)
-		if len(perLogo[i].Errors()) > 0 {
-			logos[i] = nil
-			return
-		}
-		logos[i].key = key
-		opts.Cache.putLogo(key, &cachedLogo{Logo: logos[i], Warnings: perLogo[i]})
+		logos[i], perLogo[i] = checkLogo(src.Logos[i], cs)
 	})
 	for _, p := range perLogo {
 		probs = append(probs, p...)
 	}
 
 	col := &Collection{}
-	counts := map[string]int{}
+	var sums []*logoSummary
 	for _, l := range logos {
-		if l == nil {
-			continue
-		}
-		col.Logos = append(col.Logos, l)
-		for _, c := range l.Categories {
-			counts[c]++
+		if l != nil {
+			col.Logos = append(col.Logos, l)
+			sums = append(sums, summarize(l))
 		}
 	}
+	col.Categories = cs.counts(sums)
 	// A template that cannot be read or run fails Render with its own
 	// error; until then there are no template names to avoid.
 	used, suffixes, _ := templateNames(opts.Render.Templates)
-	probs = append(probs, checkComponents(col.Logos, used, suffixes)...)
-	for _, c := range cats {
-		col.Categories = append(col.Categories, CategoryCount{Category: c, Count: counts[c.Slug]})
-	}
+	probs = append(probs, checkComponents(sums, used, suffixes)...)
 	probs.Sort()
 	return col, probs
+}
+
+// categorySet is the categories of a build, as categories.yaml gives them.
+type categorySet struct {
+	list  []Category
+	known map[string]bool
+	have  bool // categories.yaml was read; without it no category is checked
+	probs ProblemList
+}
+
+func newCategorySet(f *SourceFile) *categorySet {
+	cs := &categorySet{known: map[string]bool{}, have: f != nil}
+	if f != nil {
+		cs.list, cs.probs = ParseCategories(f)
+	}
+	for _, c := range cs.list {
+		cs.known[c.Slug] = true
+	}
+	return cs
+}
+
+// counts lists the categories with the number of logos in each.
+func (cs *categorySet) counts(logos []*logoSummary) []CategoryCount {
+	n := map[string]int{}
+	for _, l := range logos {
+		for _, c := range l.Categories {
+			n[c]++
+		}
+	}
+	var out []CategoryCount
+	for _, c := range cs.list {
+		out = append(out, CategoryCount{Category: c, Count: n[c.Slug]})
+	}
+	return out
+}
+
+// checkLogo checks and optimises one logo: the validate and optimise
+// stages of a single logo, as both Validate and BuildTree run them. It
+// returns a nil Logo when anything is wrong, with every problem found.
+func checkLogo(ls *LogoSource, cs *categorySet) (*Logo, ProblemList) {
+	l, probs := validateLogo(ls, cs.known, cs.have)
+	if l == nil {
+		return nil, probs
+	}
+	probs = append(probs, optimise(l)...)
+	if len(probs.Errors()) > 0 {
+		return nil, probs
+	}
+	return l, probs
 }
 
 // validateLogo checks one logo folder. It returns a nil Logo when anything
@@ -297,7 +309,7 @@ func DefaultComponent(name, slug string) string {
 // uses (used). A component C declares C+x for every x of suffixes (C,
 // CProps, CVariant with the shipped template). The first logo in slug
 // order keeps a name; the others are told of one that is free.
-func checkComponents(logos []*Logo, used map[string]bool, suffixes []string) ProblemList {
+func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []string) ProblemList {
 	if len(suffixes) == 0 {
 		suffixes = []string{""}
 	}
@@ -316,7 +328,7 @@ func checkComponents(logos []*Logo, used map[string]bool, suffixes []string) Pro
 		return true
 	}
 	var probs ProblemList
-	owner := map[string]*Logo{}
+	owner := map[string]*logoSummary{}
 	for _, l := range logos {
 		if l.Component == "" {
 			continue

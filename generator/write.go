@@ -2,7 +2,6 @@ package generator
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,16 +31,10 @@ const marker = "api/logos.json"
 // tree or the complete new one. Temporary folders left by a killed build
 // are removed by the next one. An existing dir is replaced only if it looks
 // like an earlier output (it holds api/logos.json) or is empty.
+//
+// WriteTree is the in-memory counterpart of BuildTree, which streams the
+// files of each logo into the tree as they are made.
 func WriteTree(ctx context.Context, dir string, files []OutFile) error {
-	return WriteTreeCached(ctx, dir, files, nil)
-}
-
-// WriteTreeCached is WriteTree with a cache that remembers what the last
-// build wrote. When nothing changed it leaves dir alone; otherwise files
-// whose content is unchanged are hard-linked from the old tree into the new
-// one instead of written again. The swap stays atomic and the result is
-// exactly what WriteTree would write.
-func WriteTreeCached(ctx context.Context, dir string, files []OutFile, cache *Cache) error {
 	for _, f := range files {
 		if !fs.ValidPath(f.Name) || f.Name == "." {
 			return fmt.Errorf("internal error: output name %q is not a clean relative path", f.Name)
@@ -50,42 +43,13 @@ func WriteTreeCached(ctx context.Context, dir string, files []OutFile, cache *Ca
 	if c := findClashes(files); len(c) > 0 {
 		return c[0]
 	}
-	dir = filepath.Clean(dir)
-	parent, base := filepath.Dir(dir), filepath.Base(dir)
-	if base == "." || base == string(filepath.Separator) || base == ".." {
-		return fmt.Errorf("refusing to write the output to %q: name a folder of its own, such as dist", dir)
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	unlock, err := lockOutput(parent, base)
+	out, err := openOutput(dir)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	if err := cleanLeftovers(parent, base); err != nil {
-		return err
-	}
-	if err := checkReplaceable(dir); err != nil {
-		return err
-	}
-	absDir, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	var prev Manifest
-	var hashes []string
-	if cache != nil {
-		prev = cache.written(absDir)
-		hashes = make([]string, len(files))
-		parallel(ctx, len(files), 0, func(i int) { sum := sha256.Sum256(files[i].Data); hashes[i] = string(sum[:]) })
-		if treeUnchanged(dir, files, hashes, prev) {
-			cache.setWritten(prev)
-			return nil
-		}
-	}
+	defer out.unlock()
 
-	tmp, err := os.MkdirTemp(parent, "."+base+"-tmp-")
+	tmp, err := os.MkdirTemp(out.parent, "."+out.base+"-tmp-")
 	if err != nil {
 		return err
 	}
@@ -98,82 +62,53 @@ func WriteTreeCached(ctx context.Context, dir string, files []OutFile, cache *Ca
 	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
 		return err
 	}
-	if err := writeFiles(ctx, tmp, dir, files, hashes, prev); err != nil {
+	if err := writeFiles(ctx, tmp, files); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var next Manifest
-	if cache != nil {
-		// Stat before the swap: the swap moves names, not inodes or times.
-		if next, err = manifestOf(tmp, files, hashes); err != nil {
-			return err
-		}
-		next.Dir = absDir
-	}
-	if err := swapIn(tmp, dir, parent, base); err != nil {
+	if err := swapIn(tmp, out.dir, out.parent, out.base); err != nil {
 		return err
 	}
 	done = true
-	cache.setWritten(next)
 	return nil
 }
 
-// treeUnchanged reports whether dir holds exactly files, as the manifest
-// recorded them and untouched since: the same names, no others, and the
-// same size, time and inode for each.
-func treeUnchanged(dir string, files []OutFile, hashes []string, prev Manifest) bool {
-	if prev.Files == nil || len(prev.Files) != len(files) {
-		return false
-	}
-	for i, f := range files {
-		if e, ok := prev.Files[f.Name]; !ok || e.Hash != hashes[i] {
-			return false
-		}
-	}
-	count := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		e, ok := prev.Files[filepath.ToSlash(rel)]
-		if !ok || !d.Type().IsRegular() {
-			return errChanged
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() != e.Size || info.ModTime().UnixNano() != e.MTime || inodeOf(info) != e.Inode {
-			return errChanged
-		}
-		count++
-		return nil
-	})
-	return err == nil && count == len(files)
+// output is an output folder, locked for one build.
+type output struct {
+	dir, parent, base string
+	unlock            func()
 }
 
-var errChanged = errors.New("changed")
-
-// manifestOf records the files just written under root.
-func manifestOf(root string, files []OutFile, hashes []string) (Manifest, error) {
-	m := Manifest{Files: make(map[string]ManifestEntry, len(files))}
-	for i, f := range files {
-		size, mtime, inode, err := statEntry(filepath.Join(root, filepath.FromSlash(f.Name)))
-		if err != nil {
-			return Manifest{}, err
-		}
-		m.Files[f.Name] = ManifestEntry{Hash: hashes[i], Size: size, MTime: mtime, Inode: inode}
+// openOutput checks that dir may be replaced by a build, takes the lock of
+// its builds and removes what a killed build left beside it.
+func openOutput(dir string) (*output, error) {
+	dir = filepath.Clean(dir)
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	if base == "." || base == string(filepath.Separator) || base == ".." {
+		return nil, fmt.Errorf("refusing to write the output to %q: name a folder of its own, such as dist", dir)
 	}
-	return m, nil
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockOutput(parent, base)
+	if err != nil {
+		return nil, err
+	}
+	if err := cleanLeftovers(parent, base); err != nil {
+		unlock()
+		return nil, err
+	}
+	if err := checkReplaceable(dir); err != nil {
+		unlock()
+		return nil, err
+	}
+	return &output{dir: dir, parent: parent, base: base, unlock: unlock}, nil
 }
 
-// writeFiles writes files under root. With a manifest of the current tree
-// old, a file with the same content as its old copy, untouched since, is
-// hard-linked instead: the old tree is never modified, only replaced.
-func writeFiles(ctx context.Context, root, old string, files []OutFile, hashes []string, prev Manifest) error {
+// writeFiles writes files under root, which is empty.
+func writeFiles(ctx context.Context, root string, files []OutFile) error {
 	made := map[string]bool{".": true}
 	for _, f := range files {
 		d := path.Dir(f.Name)
@@ -188,17 +123,7 @@ func writeFiles(ctx context.Context, root, old string, files []OutFile, hashes [
 	}
 	errs := make([]error, len(files))
 	parallel(ctx, len(files), 0, func(i int) {
-		name := filepath.FromSlash(files[i].Name)
-		dst := filepath.Join(root, name)
-		if e, ok := prev.Files[files[i].Name]; ok && hashes != nil && e.Hash == hashes[i] {
-			src := filepath.Join(old, name)
-			if size, mtime, inode, err := statEntry(src); err == nil && size == e.Size && mtime == e.MTime && inode == e.Inode {
-				if os.Link(src, dst) == nil {
-					return
-				}
-			}
-		}
-		errs[i] = os.WriteFile(dst, files[i].Data, 0o644)
+		errs[i] = os.WriteFile(filepath.Join(root, filepath.FromSlash(files[i].Name)), files[i].Data, 0o644)
 	})
 	return errors.Join(errs...)
 }

@@ -109,31 +109,41 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // a summary to stdout. On any problem out is left as it was.
 func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr io.Writer) error {
 	start := time.Now()
-	// The cache only saves time: a clean build writes the same bytes.
-	var cache *generator.Cache
-	cachePath := generator.DefaultCachePath(out)
-	if !bf.noCache {
-		cache = generator.LoadCache(cachePath)
-	}
-	res, err := buildFrom(ctx, bf.sourceFlags, generator.Options{
-		Render:  generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install},
-		Workers: bf.workers,
-		Cache:   cache,
-	}, stderr)
+	src, err := openSource(bf.sourceFlags)
 	if err != nil {
 		return err
 	}
-	if err := generator.WriteTreeCached(ctx, out, res.Files, cache); err != nil {
-		if errors.Is(err, context.Canceled) {
+	defer src.Close()
+	opts := generator.TreeOptions{Options: generator.Options{
+		Dir:     displayDir(bf.src),
+		Render:  generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install},
+		Workers: bf.workers,
+	}}
+	opts.FailOnWarnings = bf.strict
+	// The cache only saves time: a build without it writes the same bytes.
+	if !bf.noCache {
+		opts.CacheFile = generator.DefaultCachePath(out)
+	}
+	res, err := generator.BuildTree(ctx, src.FS(), out, opts)
+	var warnings generator.ProblemList
+	if res != nil {
+		warnings = res.Warnings
+	}
+	if err := reportProblems(err, warnings, bf.sourceFlags, stderr); err != nil {
+		if errors.Is(err, errFailed) || errors.Is(err, context.Canceled) {
 			return err
 		}
 		return fmt.Errorf("writing %s: %w (the previous output is unchanged)", out, err)
 	}
-	if err := cache.Save(cachePath); err != nil {
-		fmt.Fprintf(stderr, "logoindex: could not save the build cache (the next build will be a full one): %v\n", err)
+	if res.CacheError != nil {
+		fmt.Fprintf(stderr, "logoindex: could not save the build cache (the next build will redo everything): %v\n", res.CacheError)
 	}
-	fmt.Fprintf(stdout, "built %s (%d files) into %s in %s%s\n",
-		count(len(res.Collection.Logos), "logo", "logos"), len(res.Files), out, time.Since(start).Round(time.Millisecond), warningSummary(res.Warnings))
+	what := fmt.Sprintf("%d rebuilt", res.Computed)
+	if res.UpToDate {
+		what = "up to date"
+	}
+	fmt.Fprintf(stdout, "built %s (%d files) into %s in %s, %s%s\n",
+		count(res.Logos, "logo", "logos"), res.Files, out, time.Since(start).Round(time.Millisecond), what, warningSummary(res.Warnings))
 	return nil
 }
 
@@ -166,31 +176,53 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // buildFrom runs the generator on the source folder and prints its problems.
 func buildFrom(ctx context.Context, sf sourceFlags, opts generator.Options, stderr io.Writer) (*generator.Result, error) {
+	src, err := openSource(sf)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	opts.Dir = displayDir(sf.src)
+	res, err := generator.Build(ctx, src.FS(), opts)
+	var warnings generator.ProblemList
+	if res != nil {
+		warnings = res.Warnings
+	}
+	if err := reportProblems(err, warnings, sf, stderr); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// openSource opens the source folder, so that no path in it can lead
+// outside.
+func openSource(sf sourceFlags) (*os.Root, error) {
 	info, err := os.Stat(sf.src)
 	if err != nil || !info.IsDir() {
 		return nil, usageError("-src %s is not a folder", sf.src)
 	}
-	root, err := os.OpenRoot(sf.src)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	opts.Dir = displayDir(sf.src)
-	res, err := generator.Build(ctx, root.FS(), opts)
+	return os.OpenRoot(sf.src)
+}
+
+// reportProblems prints the problems of a failed build (err) or the
+// warnings of a good one, and turns them into errFailed.
+func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, stderr io.Writer) error {
 	var probs generator.ProblemList
 	if errors.As(err, &probs) {
 		printProblems(stderr, probs, sf.format)
-		return nil, errFailed
+		if len(probs.Errors()) == 0 { // BuildTree under -strict
+			fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(probs), "warning", "warnings"))
+		}
+		return errFailed
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	printProblems(stderr, res.Warnings, sf.format)
-	if sf.strict && len(res.Warnings) > 0 {
-		fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(res.Warnings), "warning", "warnings"))
-		return nil, errFailed
+	printProblems(stderr, warnings, sf.format)
+	if sf.strict && len(warnings) > 0 {
+		fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(warnings), "warning", "warnings"))
+		return errFailed
 	}
-	return res, nil
+	return nil
 }
 
 func printProblems(w io.Writer, probs generator.ProblemList, format string) {

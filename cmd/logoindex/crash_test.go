@@ -59,13 +59,26 @@ func treeContents(t *testing.T, dir string) map[string]string {
 // every JSON file. After each kill dist/ must be exactly the old tree or
 // exactly the new one, and the next build must clean up what the killed one
 // left.
+//
+// Without a cache each build writes a new temporary tree; with one, it
+// rewrites the standby (every JSON file, as the base URL alternates) and
+// exchanges it with dist/, and a kill can leave the standby half updated
+// and the cache describing the state before.
 func TestKilledBuildLeavesOldOrNewTree(t *testing.T) {
 	if testing.Short() {
-		t.Skip("kills 100 builds; skipped with -short")
+		t.Skip("kills 140 builds; skipped with -short")
 	}
 	bin := buildBinary(t)
+	t.Run("no cache", func(t *testing.T) { killBuilds(t, bin, false, 100) })
+	t.Run("cache", func(t *testing.T) { killBuilds(t, bin, true, 40) })
+}
+
+func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 	commandFor := func(t *testing.T, dir string, args ...string) *exec.Cmd {
-		cmd := exec.Command(bin, append(args, "-no-cache")...)
+		if !cached {
+			args = append(args, "-no-cache")
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
 		return cmd
 	}
@@ -102,11 +115,11 @@ func TestKilledBuildLeavesOldOrNewTree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	current := 1 // trees[1] is in dist now
 	killedMidway, killedWriting := 0, 0
-	for i := range 100 {
+	for i := range kills {
 		next := 1 - current
 		run := startBuild(t, commandFor(t, dir, "build", "-src", src, "-out", "dist", "-base-url", bases[next]), dir)
 		var err error
-		if i%2 == 0 {
+		if i%2 == 0 || cached {
 			// Anywhere in the build.
 			err = run.killAfter(time.Duration(rng.Int64N(int64(full))))
 		} else {
@@ -137,11 +150,25 @@ func TestKilledBuildLeavesOldOrNewTree(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".dist-") {
+		if strings.HasPrefix(e.Name(), ".dist-") && (e.Name() != ".dist-standby" || !cached) {
 			t.Errorf("leftover %s survived the next build", e.Name())
 		}
 	}
-	t.Logf("100 kills: %d before the build finished, %d of those after it had made its temporary tree", killedMidway, killedWriting)
+	if cached {
+		// The tree after the kills is what a build from scratch writes.
+		if out, err := commandFor(t, dir, "build", "-src", src, "-out", "fresh", "-no-cache").CombinedOutput(); err != nil {
+			t.Fatalf("build from scratch: %v\n%s", err, out)
+		}
+		if diff := cmp.Diff(treeContents(t, filepath.Join(dir, "fresh")), treeContents(t, filepath.Join(dir, "dist"))); diff != "" {
+			t.Errorf("after the kills, a cached build differs from a build from scratch:\n%s", diff)
+		}
+		t.Logf("%d kills: %d before the build finished", kills, killedMidway)
+		if killedMidway < kills/4 {
+			t.Errorf("only %d of %d kills hit a build before it finished; the test is not testing much", killedMidway, kills)
+		}
+		return
+	}
+	t.Logf("%d kills: %d before the build finished, %d of those after it had made its temporary tree", kills, killedMidway, killedWriting)
 	if killedWriting < 10 {
 		t.Errorf("only %d of 100 kills hit a build while it wrote; the test is not testing much", killedWriting)
 	}

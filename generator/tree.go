@@ -1,0 +1,569 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// TreeOptions configures BuildTree.
+type TreeOptions struct {
+	Options
+	// CacheFile is where BuildTree keeps what the next build needs to
+	// redo only what changed: each logo's inputs, summary and outputs, and
+	// what each of the two output trees holds. Empty: build everything
+	// into a new tree and remove the previous one after the swap.
+	CacheFile string
+	// FailOnWarnings fails the build, writing nothing, when there are
+	// warnings (build -strict).
+	FailOnWarnings bool
+}
+
+// DefaultCachePath is where build keeps its cache for the output folder
+// dir: a hidden file beside it, so that it is never uploaded with it.
+func DefaultCachePath(dir string) string {
+	dir = filepath.Clean(dir)
+	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".cache")
+}
+
+// TreeResult is what BuildTree did.
+type TreeResult struct {
+	Logos, Files int
+	// Warnings are the problems that did not fail the build.
+	Warnings ProblemList
+	// Computed counts the logos that were checked, optimised and rendered;
+	// the others came from the cache.
+	Computed int
+	// Written and Linked count the files written into the new tree and
+	// those linked into it from the tree it replaced.
+	Written, Linked int
+	// UpToDate is set when nothing changed: no file was touched.
+	UpToDate bool
+	// CacheError is why the cache file could not be written: the next
+	// build will redo everything.
+	CacheError error
+}
+
+// BuildTree builds the sources in src into the folder dir, streaming: each
+// logo is read, checked, optimised and rendered by one of opts.Workers
+// goroutines, its files go straight into the new tree, and only its
+// summary stays in memory for the files of the whole collection. The new
+// tree replaces dir as WriteTree does, in one atomic swap, so a reader (or
+// a crash) sees the whole old tree or the whole new one.
+//
+// With a cache file, BuildTree keeps the tree it replaced beside dir, as
+// the standby (.<dir>-standby), and remembers what each tree holds. The
+// next build reads the stat of each logo's sources (size, mtime, inode, as
+// git's index does), reuses what did not change, and brings the standby
+// up to date with only the files that differ before swapping it in: a
+// changed logo costs its own files and the collection's, not a copy of
+// the tree. When nothing changed, and the live tree still holds what the
+// cache says, nothing is touched at all.
+//
+// On any problem BuildTree returns the problems of every logo as a
+// ProblemList error and leaves dir as it was. Its output is byte for byte
+// what Build and WriteTree write.
+func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*TreeResult, error) {
+	started := time.Now()
+	r, err := newRenderer(opts.Render)
+	if err != nil {
+		return nil, err
+	}
+	out, err := openOutput(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer out.unlock()
+
+	b := &treeBuild{ctx: ctx, src: src, opts: opts, r: r, out: out}
+	b.cached = opts.CacheFile != "" && opts.Render.Templates == nil
+	if b.cached {
+		b.program = programID()
+		b.settings = fmt.Sprintf("%q %q %q", opts.Dir, r.base, r.installTmpl)
+		b.old = readTreeCache(opts.CacheFile, b.program, b.settings)
+	}
+	if err := b.openTrees(); err != nil {
+		return nil, err
+	}
+	defer b.discard()
+
+	cats, slugs, probs := scanSource(ctx, src, opts.Dir)
+	b.cs = newCategorySet(cats)
+	b.catNames = map[string]string{}
+	for _, c := range b.cs.list {
+		b.catNames[c.Slug] = c.Name
+	}
+	probs = append(probs, b.cs.probs...)
+
+	// Phase one: every logo, from the cache or computed; computed files
+	// go into the standby at once.
+	b.logos = make([]*builtLogo, len(slugs))
+	parallel(ctx, len(slugs), opts.Workers, func(i int) { b.logos[i] = b.logo(slugs[i]) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := b.failed(); err != nil {
+		return nil, err
+	}
+	var sums []*logoSummary
+	for _, l := range b.logos {
+		probs = append(probs, l.probs...)
+		if l.sum != nil {
+			sums = append(sums, l.sum)
+		}
+	}
+	used, suffixes, _ := templateNames(opts.Render.Templates)
+	probs = append(probs, checkComponents(sums, used, suffixes)...)
+	probs.Sort()
+	if err := probs.Err(); err != nil {
+		return nil, err
+	}
+	if opts.FailOnWarnings && len(probs) > 0 {
+		return nil, probs
+	}
+	counts := b.cs.counts(sums)
+	res := &TreeResult{Logos: len(sums), Warnings: probs.Warnings()}
+
+	digest := b.collectionDigest(counts, sums)
+	if b.upToDate(digest) {
+		res.Files = len(b.live.rec.Files)
+		res.UpToDate = true
+		return res, nil
+	}
+
+	// Phase two: the collection's files, the clash check over every
+	// output name, then the logos that came from the cache.
+	coll, err := r.collectionFiles(counts, sums)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.clashes(coll); err != nil {
+		return nil, err
+	}
+	b.collection = make([]fileHash, len(coll))
+	for i, f := range coll {
+		b.collection[i] = fileHash{f.Name, hashOf(f.Data)}
+		b.place(f.Name, b.collection[i].Hash, f.Data)
+	}
+	parallel(ctx, len(b.logos), opts.Workers, func(i int) {
+		if l := b.logos[i]; l.hit {
+			b.placeCached(l)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := b.failed(); err != nil {
+		return nil, err
+	}
+	if err := b.prune(); err != nil {
+		return nil, err
+	}
+	if err := b.swap(); err != nil {
+		return nil, err
+	}
+	res.Files = len(b.live.rec.Files)
+	if b.cached {
+		if err := b.live.recordDirs(); err != nil {
+			b.live.rec = nil
+		}
+		res.CacheError = b.saveCache(digest, started)
+	}
+
+	for _, l := range b.logos {
+		if l.sum != nil && !l.hit {
+			res.Computed++
+		}
+	}
+	res.Written, res.Linked = int(b.written.Load()), int(b.linked.Load())
+	return res, nil
+}
+
+// treeBuild is the state of one BuildTree.
+type treeBuild struct {
+	ctx      context.Context
+	src      fs.FS
+	opts     TreeOptions
+	r        *renderer
+	out      *output
+	cs       *categorySet
+	catNames map[string]string
+
+	cached            bool       // a cache file is read and written
+	program, settings string     // what the cache's logos are valid for
+	old               *treeCache // the cache as the last build left it; nil when none
+	// live is the tree at dir; standby the one being made, which becomes
+	// live at the swap. Without a cache the standby is a new temporary
+	// folder and the old tree is removed after the swap.
+	live, standby *tree
+
+	logos      []*builtLogo
+	collection []fileHash
+
+	written, linked atomic.Int64
+	mu              sync.Mutex
+	errs            []error // internal errors: writing, rendering
+}
+
+// builtLogo is one logo of a build.
+type builtLogo struct {
+	slug   string
+	hit    bool // from the cache; its files are not in the standby yet
+	sum    *logoSummary
+	probs  ProblemList
+	inputs []inputStat
+	files  []fileHash
+}
+
+func (b *treeBuild) fail(err error) {
+	b.mu.Lock()
+	b.errs = append(b.errs, err)
+	b.mu.Unlock()
+}
+
+func (b *treeBuild) failed() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return errors.Join(b.errs...)
+}
+
+// logo builds one logo: from the cache when its sources did not change,
+// else by checking, optimising and rendering it into the standby.
+func (b *treeBuild) logo(slug string) *builtLogo {
+	inputs := statInputs(b.src, slug)
+	if b.old != nil && inputs != nil {
+		if c := b.old.Logos[slug]; c != nil {
+			if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
+				return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, inputs: in, files: c.Files}
+			}
+		}
+	}
+	return b.compute(slug, inputs)
+}
+
+// compute checks, optimises and renders a logo and writes its files into
+// the standby.
+func (b *treeBuild) compute(slug string, inputs []inputStat) *builtLogo {
+	l := &builtLogo{slug: slug}
+	ls := loadLogo(b.src, b.opts.Dir, slug, &l.probs)
+	logo, p := checkLogo(ls, b.cs)
+	l.probs = append(l.probs, p...)
+	if logo == nil {
+		return l
+	}
+	files, err := b.r.logoFiles(logo, b.catNames)
+	if err != nil {
+		b.fail(err)
+		return l
+	}
+	l.sum = summarize(logo)
+	for _, f := range files {
+		h := hashOf(f.Data)
+		l.files = append(l.files, fileHash{f.Name, h})
+		b.place(f.Name, h, f.Data)
+	}
+	// The stat of each input was taken before it was read, so an edit
+	// made meanwhile shows as a changed stat next time.
+	data := map[string][]byte{}
+	if ls.Meta != nil {
+		data["logo.yaml"] = ls.Meta.Data
+	}
+	for v, f := range ls.Variants {
+		data[v+".svg"] = f.Data
+	}
+	for i := range inputs {
+		d, ok := data[inputs[i].Name]
+		if !ok {
+			return l // not all read: not cached
+		}
+		inputs[i].Hash = hashOf(d)
+	}
+	if len(inputs) == len(data) {
+		l.inputs = inputs
+	}
+	return l
+}
+
+// placeCached puts the files of a logo from the cache into the standby,
+// computing the logo again when neither tree holds one of them.
+func (b *treeBuild) placeCached(l *builtLogo) {
+	for _, f := range l.files {
+		if !b.place(f.Name, f.Hash, nil) {
+			c := b.compute(l.slug, statInputs(b.src, l.slug))
+			if c.sum == nil {
+				b.fail(fmt.Errorf("logo %s changed during the build; build again", l.slug))
+			}
+			return
+		}
+	}
+}
+
+// place makes the standby hold data (whose hash is h) at name: it keeps
+// the file there if it already holds it, links the live tree's copy if
+// that one does, or writes data. With no data and no copy it reports
+// false.
+func (b *treeBuild) place(name string, h hash, data []byte) bool {
+	s := b.standby
+	if s.holds(name, h) {
+		return true
+	}
+	dst := filepath.Join(s.dir, filepath.FromSlash(name))
+	if data == nil && (b.live == nil || !b.live.holds(name, h)) {
+		return false
+	}
+	// Never write into the file at dst: it may be a link to the live
+	// tree's copy. Unlink it and make a new one.
+	if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		b.fail(err)
+		return true
+	}
+	if err := s.mkdirs(path.Dir(name)); err != nil {
+		b.fail(err)
+		return true
+	}
+	var err error
+	if data == nil {
+		err = os.Link(filepath.Join(b.live.dir, filepath.FromSlash(name)), dst)
+		b.linked.Add(1)
+	} else {
+		err = writeNew(dst, data)
+		b.written.Add(1)
+	}
+	if err == nil {
+		err = s.record(name, h)
+	}
+	if err != nil {
+		b.fail(err)
+	}
+	return true
+}
+
+func writeNew(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
+}
+
+// clashes checks every output name of the build, from the logos and the
+// collection, for two outputs on one path.
+func (b *treeBuild) clashes(coll []OutFile) error {
+	var files []OutFile
+	dirs := map[string]string{}
+	for _, l := range b.logos {
+		if l.sum == nil {
+			continue
+		}
+		dirs[l.slug] = path.Dir(l.sum.MetaPath)
+		for _, f := range l.files {
+			files = append(files, OutFile{Name: f.Name, Logo: l.slug})
+		}
+	}
+	for _, f := range coll {
+		files = append(files, OutFile{Name: f.Name})
+	}
+	return clashErrors(files, dirs)
+}
+
+// collectionDigest is a hash of everything the collection's files are made
+// of, so that a build where no logo changed need not render them to know
+// they did not change.
+func (b *treeBuild) collectionDigest(counts []CategoryCount, sums []*logoSummary) hash {
+	var buf bytes.Buffer
+	enc := gob.NewEncoder(&buf)
+	enc.Encode(counts)
+	enc.Encode(sums)
+	return hashOf(buf.Bytes())
+}
+
+// upToDate reports whether the live tree is what this build would write:
+// every logo and the collection came from the cache, and the live tree
+// still holds every file the cache says, and nothing more.
+func (b *treeBuild) upToDate(digest hash) bool {
+	if b.old == nil || b.live == nil || b.live.rec == nil || digest != b.old.Collection {
+		return false
+	}
+	n := len(b.old.CollectionFiles)
+	for _, f := range b.old.CollectionFiles {
+		if !b.live.holds(f.Name, f.Hash) {
+			return false
+		}
+	}
+	for _, l := range b.logos {
+		if !l.hit {
+			return false
+		}
+		for _, f := range l.files {
+			if !b.live.holds(f.Name, f.Hash) {
+				return false
+			}
+		}
+		n += len(l.files)
+	}
+	return n == len(b.live.rec.Files) && len(b.live.changedDirs()) == 0
+}
+
+// prune removes from the standby the files of the last build this one does
+// not make (a removed logo or variant) and the folders they leave empty.
+func (b *treeBuild) prune() error {
+	want := map[string]bool{}
+	for _, l := range b.logos {
+		for _, f := range l.files {
+			want[f.Name] = true
+		}
+	}
+	for _, f := range b.collection {
+		want[f.Name] = true
+	}
+	s := b.standby
+	var dirs []string
+	for name := range s.rec.Files {
+		if want[name] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		delete(s.rec.Files, name)
+		dirs = append(dirs, path.Dir(name))
+	}
+	// Longest first, so a folder goes before its parent.
+	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
+	for _, d := range dirs {
+		for ; d != "."; d = path.Dir(d) {
+			if os.Remove(filepath.Join(s.dir, filepath.FromSlash(d))) != nil {
+				break // not empty, or gone already
+			}
+			delete(s.rec.Dirs, d)
+		}
+	}
+	return nil
+}
+
+// swap makes the standby the live tree. Without a cache the old tree is
+// removed; with one it stays as the next build's standby.
+func (b *treeBuild) swap() error {
+	s := b.standby
+	if b.live == nil {
+		if err := os.Rename(s.dir, b.out.dir); err != nil {
+			return err
+		}
+		s.dir = b.out.dir
+		b.standby, b.live = nil, s
+		return nil
+	}
+	if !b.cached {
+		if err := swapIn(s.dir, b.out.dir, b.out.parent, b.out.base); err != nil {
+			return err
+		}
+		s.dir = b.out.dir
+		b.standby, b.live = nil, s
+		return nil
+	}
+	ok, err := exchange(s.dir, b.out.dir)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// No atomic exchange here: two renames, with a moment where dir
+		// is missing (cleanLeftovers puts the old tree back if a crash
+		// hits it), then the old tree becomes the standby.
+		old := filepath.Join(b.out.parent, "."+b.out.base+"-old-standby")
+		if err := os.Rename(b.out.dir, old); err != nil {
+			return err
+		}
+		if err := os.Rename(s.dir, b.out.dir); err != nil {
+			os.Rename(old, b.out.dir)
+			return err
+		}
+		if err := os.Rename(old, s.dir); err != nil {
+			return err
+		}
+	}
+	s.dir, b.live.dir = b.live.dir, s.dir
+	b.live, b.standby = s, b.live
+	return nil
+}
+
+// discard removes the temporary tree of a build without a cache that
+// did not reach the swap. A standby stays: the next build finds what
+// this one wrote there by the stat of each file.
+func (b *treeBuild) discard() {
+	if !b.cached && b.standby != nil {
+		os.RemoveAll(b.standby.dir)
+	}
+}
+
+func standbyDir(out *output) string {
+	return filepath.Join(out.parent, "."+out.base+"-standby")
+}
+
+// openTrees finds the live tree and makes the standby ready: the one the
+// cache knows, cleaned of what it does not name, or a new empty folder.
+func (b *treeBuild) openTrees() error {
+	var err error
+	if b.live, err = openTree(b.out.dir, b.old); err != nil {
+		return err
+	}
+	if !b.cached {
+		dir, err := os.MkdirTemp(b.out.parent, "."+b.out.base+"-tmp-")
+		if err != nil {
+			return err
+		}
+		b.standby = &tree{dir: dir, rec: newTreeRecord(), made: map[string]bool{}}
+		return os.Chmod(dir, 0o755) // MkdirTemp makes it 0700
+	}
+	dir := standbyDir(b.out)
+	if b.standby, err = openTree(dir, b.old); err != nil {
+		return err
+	}
+	if s := b.standby; s != nil && s.rec != nil {
+		if err := s.clean(); err == nil {
+			return nil
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	b.standby = &tree{dir: dir, rec: newTreeRecord(), made: map[string]bool{}}
+	return nil
+}
+
+// saveCache writes what the next build needs. A cache that cannot be
+// written costs the next build time, not correctness: the error is
+// returned for a warning.
+func (b *treeBuild) saveCache(digest hash, started time.Time) error {
+	if !b.cached {
+		return nil
+	}
+	c := &treeCache{
+		Format: cacheFormat, Program: b.program, Settings: b.settings, Started: started.UnixNano(),
+		Logos: map[string]*cachedLogo{}, Collection: digest, CollectionFiles: b.collection,
+	}
+	for _, l := range b.logos {
+		if l.sum != nil && l.inputs != nil {
+			c.Logos[l.slug] = &cachedLogo{Inputs: l.inputs, Summary: l.sum, Warnings: l.probs, Files: l.files}
+		}
+	}
+	for _, t := range []*tree{b.live, b.standby} {
+		if t != nil && t.rec != nil {
+			c.Trees = append(c.Trees, t.rec)
+		}
+	}
+	return writeTreeCache(b.opts.CacheFile, c)
+}

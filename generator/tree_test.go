@@ -1,0 +1,272 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// copyDir copies the source folder src to a new temporary folder, so a
+// test can edit it and BuildTree sees real inodes and mtimes.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "src")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// inMemory is what Build and WriteTree write for src: the reference a
+// streamed build must match byte for byte.
+func inMemory(t *testing.T, src string, opts Options) map[string]string {
+	t.Helper()
+	res, err := Build(context.Background(), os.DirFS(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := WriteTree(context.Background(), out, res.Files); err != nil {
+		t.Fatal(err)
+	}
+	return readTree(t, out)
+}
+
+// TestBuildTreeMatchesBuild streams the golden sources and the shipped
+// collection, with and without a cache, on 1 and 8 workers, and compares
+// every file with the in-memory build's.
+func TestBuildTreeMatchesBuild(t *testing.T) {
+	for _, src := range []string{"testdata/golden/src", "../source-logos"} {
+		opts := Options{Render: RenderOptions{BaseURL: "https://logos.example"}}
+		want := inMemory(t, src, opts)
+		for _, workers := range []int{1, 8} {
+			for _, cached := range []bool{false, true} {
+				opts.Workers = workers
+				dir := t.TempDir()
+				out := filepath.Join(dir, "dist")
+				topts := TreeOptions{Options: opts}
+				if cached {
+					topts.CacheFile = DefaultCachePath(out)
+				}
+				res, err := BuildTree(context.Background(), os.DirFS(src), out, topts)
+				if err != nil {
+					t.Fatalf("%s, %d workers, cache %v: %v", src, workers, cached, err)
+				}
+				if diff := cmp.Diff(want, readTree(t, out)); diff != "" {
+					t.Errorf("%s, %d workers, cache %v: streamed tree differs from Build's (-want +got):\n%s", src, workers, cached, diff)
+				}
+				if res.Files != len(want) || res.Computed != res.Logos {
+					t.Errorf("%s: result %+v, want %d files and every logo computed", src, res, len(want))
+				}
+				// Nothing is left beside the tree but the standby, the
+				// cache and the lock.
+				entries, _ := os.ReadDir(dir)
+				for _, e := range entries {
+					switch e.Name() {
+					case "dist", ".dist.lock":
+					case ".dist-standby", ".dist.cache":
+						if !cached {
+							t.Errorf("a build without a cache left %s", e.Name())
+						}
+					default:
+						t.Errorf("left %s beside the tree", e.Name())
+					}
+				}
+			}
+		}
+	}
+}
+
+// rebuildCase is one change between two cached builds.
+type rebuildCase struct {
+	name string
+	edit func(t *testing.T, src, out string)
+	// upToDate: the build should find nothing to do and touch nothing.
+	upToDate bool
+	// computed is the number of logos the build should compute: -1 for
+	// all, 0 for any number.
+	computed int
+}
+
+func editFile(t *testing.T, name, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s holds no %q", name, old)
+	}
+	writeFile(t, name, []byte(strings.Replace(string(b), old, new, 1)))
+}
+
+// TestBuildTreeRebuilds runs a sequence of changes through cached builds
+// of one source and output folder. After each, the tree must be what a
+// build from scratch writes, and the build must have redone only what
+// the change needs.
+func TestBuildTreeRebuilds(t *testing.T) {
+	src := copyDir(t, "../source-logos")
+	out := filepath.Join(t.TempDir(), "dist")
+	opts := TreeOptions{Options: Options{Render: RenderOptions{BaseURL: "https://logos.example"}}, CacheFile: DefaultCachePath(out)}
+	github := filepath.Join(src, "github")
+	steps := []rebuildCase{
+		{name: "first build", computed: -1},
+		{name: "no change", upToDate: true},
+		{name: "touched, same content", edit: func(t *testing.T, src, out string) {
+			now := time.Now().Add(time.Second)
+			os.Chtimes(filepath.Join(github, "icon.svg"), now, now)
+		}, upToDate: true},
+		{name: "one icon changed", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub", "name: GitHub Inc")
+		}, computed: 1},
+		{name: "changed back", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub Inc", "name: GitHub")
+		}, computed: 1},
+		{name: "a live file edited", edit: func(t *testing.T, src, out string) {
+			writeFile(t, filepath.Join(out, "logos/github/icon.svg"), []byte("<svg/>"))
+		}},
+		{name: "a file added to the live tree", edit: func(t *testing.T, src, out string) {
+			writeFile(t, filepath.Join(out, "logos/github/extra.txt"), []byte("x"))
+		}},
+		{name: "a variant removed", edit: func(t *testing.T, src, out string) {
+			if err := os.Remove(filepath.Join(github, "icon-dark.svg")); err != nil {
+				t.Fatal(err)
+			}
+		}, computed: 1},
+		{name: "a logo removed", edit: func(t *testing.T, src, out string) {
+			if err := os.RemoveAll(filepath.Join(src, "docker")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "the live tree removed", edit: func(t *testing.T, src, out string) {
+			if err := os.RemoveAll(out); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "the standby removed", edit: func(t *testing.T, src, out string) {
+			if err := os.RemoveAll(filepath.Join(filepath.Dir(out), ".dist-standby")); err != nil {
+				t.Fatal(err)
+			}
+		}, upToDate: true},
+		{name: "the cache removed", edit: func(t *testing.T, src, out string) {
+			if err := os.Remove(opts.CacheFile); err != nil {
+				t.Fatal(err)
+			}
+		}, computed: -1},
+		{name: "a file added to the standby", edit: func(t *testing.T, src, out string) {
+			writeFile(t, filepath.Join(filepath.Dir(out), ".dist-standby/logos/github/extra.txt"), []byte("x"))
+			writeFile(t, filepath.Join(filepath.Dir(out), ".dist-standby/logos/github/icon.svg"), []byte("<svg/>"))
+		}, upToDate: true},
+		{name: "then a change, which makes the standby live", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub", "name: GitHub Inc")
+		}, computed: 1},
+		{name: "no change again", upToDate: true},
+	}
+	for _, step := range steps {
+		if step.edit != nil {
+			step.edit(t, src, out)
+		}
+		before := treeStats(t, out)
+		res, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		want := inMemory(t, src, opts.Options)
+		if diff := cmp.Diff(want, readTree(t, out)); diff != "" {
+			t.Errorf("%s: tree differs from a build from scratch (-want +got):\n%s", step.name, diff)
+		}
+		if res.UpToDate != step.upToDate {
+			t.Errorf("%s: up to date %v, want %v (%+v)", step.name, res.UpToDate, step.upToDate, res)
+		}
+		if step.upToDate {
+			if diff := cmp.Diff(before, treeStats(t, out)); diff != "" {
+				t.Errorf("%s: an up-to-date build touched the tree:\n%s", step.name, diff)
+			}
+		}
+		if step.computed == -1 && res.Computed != res.Logos || step.computed > 0 && res.Computed != step.computed {
+			t.Errorf("%s: computed %d of %d logos, want %d", step.name, res.Computed, res.Logos, step.computed)
+		}
+	}
+}
+
+// treeStats maps each file of a tree to its inode and mtime.
+func treeStats(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		ino, _, _ := fileID(info)
+		out[p] = fmt.Sprint(info.ModTime().UnixNano(), " ", ino)
+		return nil
+	})
+	return out
+}
+
+// TestBuildTreeInvalidLeavesTree checks that a rebuild with an invalid
+// logo fails with its problem and leaves the live tree as it was, and
+// that the next good build is right again.
+func TestBuildTreeInvalidLeavesTree(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	out := filepath.Join(t.TempDir(), "dist")
+	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	before := readTree(t, out)
+	stats := treeStats(t, out)
+	editFile(t, filepath.Join(src, "acme/icon.svg"), "<svg", `<svg onload="alert(1)"`)
+	writeFile(t, filepath.Join(src, "newco/logo.yaml"), []byte("name: Newco\n"))
+	_, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
+	var probs ProblemList
+	if !errors.As(err, &probs) || !strings.Contains(err.Error(), "acme/icon.svg") || !strings.Contains(err.Error(), "newco") {
+		t.Fatalf("error %v, want the problems of acme and newco", err)
+	}
+	if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
+		t.Errorf("a failed build changed the tree:\n%s", diff)
+	}
+	if diff := cmp.Diff(stats, treeStats(t, out)); diff != "" {
+		t.Errorf("a failed build touched the tree:\n%s", diff)
+	}
+	os.RemoveAll(filepath.Join(src, "newco"))
+	editFile(t, filepath.Join(src, "acme/icon.svg"), `<svg onload="alert(1)"`, "<svg")
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+		t.Errorf("the build after a failed one differs from a build from scratch:\n%s", diff)
+	}
+}
+
+// TestBuildTreeStrict fails on warnings before anything is written.
+func TestBuildTreeStrict(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	out := filepath.Join(t.TempDir(), "dist")
+	editFile(t, filepath.Join(src, "acme/logo.yaml"), "hex: ff5500", "hex: 123456")
+	res, err := BuildTree(context.Background(), os.DirFS(src), out, TreeOptions{})
+	if err != nil || len(res.Warnings) == 0 {
+		t.Fatalf("want a build with warnings, got %v, %v", res, err)
+	}
+	os.RemoveAll(out)
+	_, err = BuildTree(context.Background(), os.DirFS(src), out, TreeOptions{FailOnWarnings: true})
+	var probs ProblemList
+	if !errors.As(err, &probs) || len(probs) == 0 {
+		t.Fatalf("error %v, want the warnings", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a build failed by its warnings wrote %s", out)
+	}
+}

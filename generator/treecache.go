@@ -1,0 +1,369 @@
+package generator
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// cacheFormat names the layout of the cache file; a file of another
+// layout is ignored.
+const cacheFormat = "logoindex-tree-cache-1"
+
+// racyWindow is how close to the start of the build that recorded it a
+// source's mtime may be before its stat is no longer trusted: a file
+// written within the same tick of a coarse clock, after it was read, would
+// keep its stat (git's "racily clean" entries). Such a file is hashed.
+const racyWindow = 2 * time.Second
+
+// hash is the first half of a SHA-256: enough to tell files apart, and
+// half the cache.
+type hash [16]byte
+
+func hashOf(b []byte) hash {
+	s := sha256.Sum256(b)
+	return hash(s[:16])
+}
+
+// fileHash is an output file of a build.
+type fileHash struct {
+	Name string
+	Hash hash
+}
+
+// treeCache is the cache file: what the last build knew.
+type treeCache struct {
+	Format string
+	// Program and Settings tell whether the logos can be reused: the
+	// same program (by its Go build ID) with the same options.
+	Program, Settings string
+	Started           int64 // when that build started, UnixNano
+	Logos             map[string]*cachedLogo
+	Collection        hash // collectionDigest
+	CollectionFiles   []fileHash
+	// Trees are the live tree and the standby, by folder identity:
+	// what each holds does not depend on the program.
+	Trees []*treeRecord
+}
+
+// cachedLogo is a logo as the last build made it.
+type cachedLogo struct {
+	Inputs   []inputStat // its folder's files, sorted by name
+	Summary  *logoSummary
+	Warnings ProblemList
+	Files    []fileHash
+}
+
+// inputStat is a source file: its stat, as taken before it was read, and
+// the hash of what was read.
+type inputStat struct {
+	Name        string
+	Size, MTime int64
+	CTime       int64
+	Ino         uint64
+	Hash        hash
+}
+
+// treeRecord is what an output tree holds.
+type treeRecord struct {
+	Dev, Ino uint64
+	Files    map[string]fileState
+	// Dirs maps every folder of the tree (and "." for its root) to its
+	// mtime, which changes when an entry is added or removed.
+	Dirs map[string]int64
+}
+
+// fileState is an output file: its content hash and the stat it had after
+// it was written, which tells whether someone changed it since.
+type fileState struct {
+	Hash        hash
+	Size, MTime int64
+	Ino         uint64
+}
+
+// readTreeCache reads the cache file; a missing, damaged or foreign file
+// gives nil. The logos are dropped when the program or settings changed.
+func readTreeCache(name, program, settings string) *treeCache {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var c treeCache
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&c); err != nil || c.Format != cacheFormat {
+		return nil
+	}
+	if c.Program != program || c.Settings != settings {
+		c.Logos, c.Collection, c.CollectionFiles = nil, hash{}, nil
+	}
+	return &c
+}
+
+// writeTreeCache replaces the cache file atomically, so a crash leaves the
+// old one or the new one.
+func writeTreeCache(name string, c *treeCache) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp-")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	err = gob.NewEncoder(w).Encode(c)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err = errors.Join(err, tmp.Close()); err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// programID identifies the running program: its Go build ID, which
+// changes with any change to its code, or else a hash of the executable.
+var programID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	// The linker puts the build ID near the start of the file.
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	const marker = "\xff Go build ID: \""
+	if i := bytes.Index(head, []byte(marker)); i >= 0 {
+		rest := head[i+len(marker):]
+		if j := bytes.IndexByte(rest, '"'); j > 0 {
+			return "go:" + string(rest[:j])
+		}
+	}
+	h := sha256.New()
+	h.Write(head)
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("sha256:%x", h.Sum(nil))
+})
+
+// statInputs lists the files of a logo folder with their stat; nil when
+// the file system gives no inode (fstest.MapFS) or the folder holds
+// anything but regular files, which only a full check reports on.
+func statInputs(fsys fs.FS, slug string) []inputStat {
+	entries, err := fs.ReadDir(fsys, slug)
+	if err != nil {
+		return nil
+	}
+	in := make([]inputStat, 0, len(entries))
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil
+		}
+		ino, ctime, ok := fileID(info)
+		if !ok {
+			return nil
+		}
+		in = append(in, inputStat{Name: e.Name(), Size: info.Size(), MTime: info.ModTime().UnixNano(), CTime: ctime, Ino: ino})
+	}
+	return in
+}
+
+// sameInputs compares a logo folder (cur, from statInputs) with its files
+// when last built (old). A file whose stat is unchanged, and old enough
+// not to be racy, is the same; any other is read and compared by hash.
+// It returns cur with the hashes filled in.
+func (b *treeBuild) sameInputs(slug string, old, cur []inputStat) ([]inputStat, bool) {
+	if len(old) != len(cur) {
+		return nil, false
+	}
+	racy := b.old.Started - int64(racyWindow)
+	for i := range cur {
+		o, c := old[i], &cur[i]
+		if o.Name != c.Name {
+			return nil, false
+		}
+		c.Hash = o.Hash
+		if o.Size == c.Size && o.MTime == c.MTime && o.CTime == c.CTime && o.Ino == c.Ino && c.MTime < racy && c.CTime < racy {
+			continue
+		}
+		data, err := fs.ReadFile(b.src, path.Join(slug, c.Name))
+		if err != nil || hashOf(data) != o.Hash {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// tree is an output tree of a build.
+type tree struct {
+	dir string
+	// rec is what the tree holds as far as the cache knows; nil when
+	// unknown, and then nothing in it is trusted.
+	rec *treeRecord
+
+	mu   sync.Mutex // guards rec.Files and made
+	made map[string]bool
+}
+
+// openTree looks dir up in the cache's records. It returns nil when dir
+// does not exist.
+func openTree(dir string, c *treeCache) (*tree, error) {
+	info, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := &tree{dir: dir, made: map[string]bool{}}
+	dev, ino := devIno(info)
+	if c == nil || !info.IsDir() || ino == 0 {
+		return t, nil
+	}
+	for _, r := range c.Trees {
+		if r.Dev == dev && r.Ino == ino {
+			t.rec = r
+		}
+	}
+	return t, nil
+}
+
+func newTreeRecord() *treeRecord {
+	return &treeRecord{Files: map[string]fileState{}, Dirs: map[string]int64{}}
+}
+
+// holds reports whether the tree holds the file name with hash h, by the
+// cache's record and a stat that shows it unchanged since.
+func (t *tree) holds(name string, h hash) bool {
+	if t.rec == nil {
+		return false
+	}
+	t.mu.Lock()
+	st, ok := t.rec.Files[name]
+	t.mu.Unlock()
+	if !ok || st.Hash != h {
+		return false
+	}
+	info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name)))
+	return err == nil && info.Mode().IsRegular() && st == stateOf(info, h)
+}
+
+func stateOf(info fs.FileInfo, h hash) fileState {
+	return fileState{Hash: h, Size: info.Size(), MTime: info.ModTime().UnixNano(), Ino: inodeOf(info)}
+}
+
+// record notes that the tree now holds h at name, which was just written.
+func (t *tree) record(name string, h hash) error {
+	info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name)))
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.rec.Files[name] = stateOf(info, h)
+	t.mu.Unlock()
+	return nil
+}
+
+// mkdirs makes the folder d of the tree, with its parents.
+func (t *tree) mkdirs(d string) error {
+	t.mu.Lock()
+	made := t.made[d]
+	t.mu.Unlock()
+	if made || d == "." {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(t.dir, filepath.FromSlash(d)), 0o755); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	for ; d != "."; d = path.Dir(d) {
+		t.made[d] = true
+	}
+	t.mu.Unlock()
+	return nil
+}
+
+// changedDirs lists the folders whose mtime is not the recorded one: an
+// entry was added or removed since.
+func (t *tree) changedDirs() []string {
+	var changed []string
+	for d, mtime := range t.rec.Dirs {
+		info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(d)))
+		if err != nil || !info.IsDir() || info.ModTime().UnixNano() != mtime {
+			changed = append(changed, d)
+		}
+	}
+	return changed
+}
+
+// clean removes from the changed folders of the tree what its record does
+// not name: files a killed build or a person left there.
+func (t *tree) clean() error {
+	for _, d := range t.changedDirs() {
+		entries, err := os.ReadDir(filepath.Join(t.dir, filepath.FromSlash(d)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			rel := path.Join(d, e.Name())
+			if _, ok := t.rec.Dirs[rel]; ok && e.IsDir() {
+				continue
+			}
+			if _, ok := t.rec.Files[rel]; ok && !e.IsDir() {
+				continue
+			}
+			if err := os.RemoveAll(filepath.Join(t.dir, filepath.FromSlash(rel))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// recordDirs records the mtime of every folder the tree's files are in.
+func (t *tree) recordDirs() error {
+	t.rec.Dirs = map[string]int64{}
+	for name := range t.rec.Files {
+		for d := path.Dir(name); ; d = path.Dir(d) {
+			if _, ok := t.rec.Dirs[d]; ok {
+				break
+			}
+			info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(d)))
+			if err != nil {
+				return err
+			}
+			t.rec.Dirs[d] = info.ModTime().UnixNano()
+			if d == "." {
+				break
+			}
+		}
+	}
+	info, err := os.Lstat(t.dir)
+	if err != nil {
+		return err
+	}
+	t.rec.Dev, t.rec.Ino = devIno(info)
+	return nil
+}
