@@ -6,16 +6,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -25,7 +28,7 @@ var corpusConverters = []struct {
 	name    string
 	convert func(modules string) ([]category, []sourceLogo, error)
 }{
-	{"simple-icons", func(m string) ([]category, []sourceLogo, error) { return simpleIconsLogos(m, 1) }},
+	{"simple-icons", func(m string) ([]category, []sourceLogo, error) { return simpleIconsLogos(m, nil) }},
 	{"devicon", deviconLogos},
 	{"lobehub", lobehubLogos},
 }
@@ -54,10 +57,12 @@ func runCorpusCheck(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := ensureNodeModules(*repo, *cache); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := ensureNodeModules(ctx, *repo, *cache); err != nil {
 		return err
 	}
-	bin, err := buildBinary(*repo, *cache)
+	bin, err := buildBinary(ctx, *repo, *cache)
 	if err != nil {
 		return err
 	}
