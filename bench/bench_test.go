@@ -304,7 +304,7 @@ func TestRenderersAgree(t *testing.T) {
 		testskip.Missing(t, "rsvg-convert", "apt-get install librsvg2-bin")
 	}
 	ext := newRsvgConvert(context.Background())
-	in, err := newLibrsvg(ext.version)
+	in, err := newLibrsvg("test")
 	if err != nil {
 		t.Skipf("no librsvg in process here: %v", err)
 	}

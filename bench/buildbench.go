@@ -332,12 +332,13 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 
 	// Clean builds.
 	st = startStage(label+": clean", cfg.runs)
-	full, dir, env, err := b.cleanBuilds(ctx, st, src, filepath.Join(work, "out-"+name), cfg.runs)
+	out := filepath.Join(work, "out-"+name)
+	full, dir, env, err := b.cleanBuilds(ctx, st, src, out, cfg.runs)
 	if err != nil {
 		st.End("stopped")
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(out)
 	dist, err := filepath.EvalSymlinks(filepath.Join(dir, "dist"))
 	if err != nil {
 		return err
@@ -504,7 +505,9 @@ func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src
 		return err
 	}
 	st := startStage(fmt.Sprintf("build %d: clean", s.Logos), runs)
-	full, dir, _, err := b.cleanBuilds(ctx, st, tree, filepath.Join(work, fmt.Sprintf("out-%s-x%d", name, s.Copies)), runs)
+	out := filepath.Join(work, fmt.Sprintf("out-%s-x%d", name, s.Copies))
+	defer os.RemoveAll(out)
+	full, dir, _, err := b.cleanBuilds(ctx, st, tree, out, runs)
 	if err != nil {
 		if errors.Is(err, errMemory) {
 			s.PeakRSSMB = mb(b.limit)
@@ -512,7 +515,6 @@ func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src
 		st.End("stopped")
 		return err
 	}
-	defer os.RemoveAll(dir)
 	dist, err := filepath.EvalSymlinks(filepath.Join(dir, "dist"))
 	if err != nil {
 		return err

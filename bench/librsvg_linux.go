@@ -108,12 +108,12 @@ func loadLibrsvg() error {
 }
 
 // newLibrsvg loads librsvg and cairo, or says why it cannot. version is
-// rsvg-convert's, whose librsvg this is.
+// rsvg-convert's, whose library this is.
 func newLibrsvg(version string) (renderer, error) {
 	if err := loadLibrsvg(); err != nil {
 		return nil, fmt.Errorf("librsvg in process: %w", err)
 	}
-	return &librsvg{version: fmt.Sprintf("librsvg of %s in process, %s", version, lib.version)}, nil
+	return &librsvg{version: fmt.Sprintf("librsvg %s in process, %s", version, lib.version)}, nil
 }
 
 func (l *librsvg) String() string { return l.version }

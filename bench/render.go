@@ -87,7 +87,7 @@ func chooseRenderer(ctx context.Context, want string, corpora []*corpus) (render
 	if want == "rsvg-convert" {
 		return ext, nil
 	}
-	in, err := newLibrsvg(ext.version)
+	in, err := newLibrsvg(strings.TrimPrefix(ext.version, "rsvg-convert version "))
 	if err == nil {
 		err = renderersAgree(in, ext, checkSample(corpora))
 	}
