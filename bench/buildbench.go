@@ -189,31 +189,20 @@ func timed(ctx context.Context, st *stage, label string, env []string, limit int
 	if err := cmd.Start(); err != nil {
 		return run{}, err
 	}
-	done := make(chan struct{})
 	var killed bool
-	var watch sync.WaitGroup
-	watch.Go(func() {
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				rss := residentBytes(cmd.Process.Pid)
-				st.Describe(fmt.Sprintf("%s, %.0f MB", label, mb(rss)))
-				if limit > 0 && rss > limit {
-					killed = true
-					cmd.Process.Kill()
-					return
-				}
-			}
+	stop := poll(func() bool {
+		rss := residentBytes(cmd.Process.Pid)
+		st.Describe(fmt.Sprintf("%s, %.0f MB", label, mb(rss)))
+		if limit > 0 && rss > limit {
+			killed = true
+			cmd.Process.Kill()
+			return false
 		}
+		return true
 	})
 	err := cmd.Wait()
 	wall := time.Since(start)
-	close(done)
-	watch.Wait()
+	stop()
 	var rss int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss * 1024 // kilobytes on Linux
@@ -339,13 +328,11 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		return err
 	}
 	defer os.RemoveAll(out)
-	dist, err := filepath.EvalSymlinks(filepath.Join(dir, "dist"))
+	dist, files, err := output(dir)
 	if err != nil {
 		return err
 	}
-	if row.Files, err = countFiles(dist); err != nil {
-		return err
-	}
+	row.Files = files
 	row.Clean, row.CleanRuns = secs(full), runSecs(full)
 	row.PeakRSSMB = mb(maxRSS(full))
 	st.End("%d files, median %.2fs, peak RSS %.0f MB", row.Files, row.Clean, row.PeakRSSMB)
@@ -515,11 +502,7 @@ func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src
 		st.End("stopped")
 		return err
 	}
-	dist, err := filepath.EvalSymlinks(filepath.Join(dir, "dist"))
-	if err != nil {
-		return err
-	}
-	if s.Files, err = countFiles(dist); err != nil {
+	if _, s.Files, err = output(dir); err != nil {
 		return err
 	}
 	s.Seconds, s.Runs = secs(full), runSecs(full)
@@ -558,6 +541,16 @@ func freshWorkDir(dir string) ([]string, error) {
 		}
 	}
 	return append(env, "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, ".cache")), nil
+}
+
+// output is the tree a build wrote into dir/dist (through a symbolic
+// link, if dist is one) and its number of files.
+func output(dir string) (dist string, files int, err error) {
+	if dist, err = filepath.EvalSymlinks(filepath.Join(dir, "dist")); err != nil {
+		return "", 0, err
+	}
+	files, err = countFiles(dist)
+	return dist, files, err
 }
 
 func countFiles(dir string) (int, error) {

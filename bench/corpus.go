@@ -202,7 +202,7 @@ func runSVGO(ctx context.Context, c *corpus, cache, modules string, runs int) er
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		start := time.Now()
-		stop := pollCount(func() int { return i*len(c.Files) + countEntries(out) }, st)
+		stop := poll(func() bool { st.Set(i*len(c.Files) + countEntries(out)); return true })
 		err := cmd.Run()
 		times = append(times, time.Since(start))
 		stop()
@@ -228,26 +228,6 @@ func runSVGO(ctx context.Context, c *corpus, cache, modules string, runs int) er
 	}
 	st.End("median %s of %d runs", roundDuration(c.SVGOTime), runs)
 	return nil
-}
-
-// pollCount sets the stage to count() four times a second until stop is
-// called.
-func pollCount(count func() int, st *stage) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				st.Set(count())
-			}
-		}
-	})
-	return func() { close(done); wg.Wait() }
 }
 
 func countEntries(dir string) int {

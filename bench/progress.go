@@ -28,23 +28,22 @@ type stage struct {
 	start time.Time
 	bar   *progressbar.ProgressBar
 
-	mu      sync.Mutex
-	done    int
-	detail  string
-	lastLog time.Time
-	stop    chan struct{}
-	stopped sync.WaitGroup
+	mu       sync.Mutex
+	done     int
+	detail   string
+	lastLog  time.Time
+	stopTick func()
 }
 
 func startStage(name string, total int) *stage {
-	s := &stage{name: name, total: total, start: time.Now(), lastLog: time.Now(), stop: make(chan struct{})}
+	s := &stage{name: name, total: total, start: time.Now(), lastLog: time.Now(), stopTick: func() {}}
 	if !interactive {
 		if total >= 0 {
 			logf("%s: %d to do", name, total)
 		} else {
 			logf("%s", name)
 		}
-		s.stopped.Go(s.tick)
+		s.stopTick = poll(s.tick)
 		return s
 	}
 	s.bar = progressbar.NewOptions(total,
@@ -62,31 +61,45 @@ func startStage(name string, total int) *stage {
 	if total >= 0 {
 		// A bar redraws only when it moves; this keeps the elapsed time
 		// going during a long step (a 10-second build).
-		s.stopped.Go(s.tick)
+		s.stopTick = poll(s.tick)
 	}
 	return s
 }
 
-func (s *stage) tick() {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-			if s.bar != nil {
-				s.bar.Add(0)
-				continue
-			}
-			s.mu.Lock()
-			if time.Since(s.lastLog) >= logEvery {
-				s.lastLog = time.Now()
-				logf("%s: %s", s.name, s.progressLocked())
-			}
-			s.mu.Unlock()
-		}
+func (s *stage) tick() bool {
+	if s.bar != nil {
+		s.bar.Add(0)
+		return true
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.lastLog) >= logEvery {
+		s.lastLog = time.Now()
+		logf("%s: %s", s.name, s.progressLocked())
+	}
+	return true
+}
+
+// poll calls fn four times a second until fn returns false or stop is
+// called; stop returns after fn's last call.
+func poll(fn func() bool) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if !fn() {
+					return
+				}
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
 }
 
 // progressLocked says how far the stage got, for the plain log.
@@ -166,8 +179,7 @@ func fitLine(desc string) string {
 // End removes the bar and logs one line with the summary and the time the
 // stage took.
 func (s *stage) End(format string, args ...any) time.Duration {
-	close(s.stop)
-	s.stopped.Wait()
+	s.stopTick()
 	if s.bar != nil {
 		s.bar.Finish()
 		s.bar.Clear()
