@@ -1,38 +1,155 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
 
-// writeSimpleIconsSource writes simple-icons as a logoindex source folder
-// of copies × 3,470 logos (see simpleIconsLogos) and returns the slugs.
-func writeSimpleIconsSource(modules, dir string, copies int) ([]string, error) {
-	cats, logos, err := simpleIconsLogos(modules, copies)
+const benchBaseURL = "https://logos.example.com"
+
+// baseTree writes simple-icons as a source folder (only the logos whose
+// icon files are in only, when only is not nil), unless dir already holds
+// exactly that: a stamp beside it holds the digest of its files. It returns
+// the slugs and the digest.
+func baseTree(modules, dir string, only map[string]bool) ([]string, string, error) {
+	cats, logos, err := simpleIconsLogos(modules, only)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if err := writeSourceTree(dir, cats, logos); err != nil {
-		return nil, err
+	files, err := sourceFiles(cats, logos)
+	if err != nil {
+		return nil, "", err
 	}
 	slugs := make([]string, len(logos))
 	for i, l := range logos {
 		slugs[i] = l.Slug
 	}
-	return slugs, nil
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s %d\n", f.path, len(f.data))
+		h.Write(f.data)
+	}
+	digest := hex.EncodeToString(h.Sum(nil))
+	if readStamp(dir) == digest {
+		return slugs, digest, nil
+	}
+	if err := clearStamp(dir); err != nil {
+		return nil, "", err
+	}
+	if err := writeFiles(dir, files); err != nil {
+		return nil, "", err
+	}
+	return slugs, digest, writeStamp(dir, digest)
+}
+
+// linkedTree makes dir a source folder of copies × the logos of base:
+// the first copy under each slug, copy k under <slug>-xk, every file a hard
+// link into base (the copies are the same logos under other slugs), so
+// that 104,100 logos take seconds, not minutes. It reuses dir when its
+// stamp says it was made from the same base.
+func linkedTree(ctx context.Context, base, dir string, slugs []string, digest string, copies int) error {
+	stamp := fmt.Sprintf("%s x%d", digest, copies)
+	if readStamp(dir) == stamp {
+		return nil
+	}
+	if err := clearStamp(dir); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	tmp := dir + ".tmp"
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := os.Link(filepath.Join(base, "categories.yaml"), filepath.Join(tmp, "categories.yaml")); err != nil {
+		return err
+	}
+	names := make([][]string, len(slugs))
+	for i, slug := range slugs {
+		entries, err := os.ReadDir(filepath.Join(base, slug))
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			names[i] = append(names[i], e.Name())
+		}
+	}
+	st := startStage(fmt.Sprintf("link %d x %d logos into %s", copies, len(slugs), filepath.Base(dir)), copies*len(slugs))
+	var mu sync.Mutex
+	var firstErr error
+	// Metadata operations overlap in the kernel: more workers than CPUs.
+	forEach(ctx, copies*len(slugs), 4*runtime.GOMAXPROCS(0), func(i int) {
+		defer st.Add(1)
+		k, n := i/len(slugs)+1, i%len(slugs)
+		slug := slugs[n]
+		to := slug
+		if k > 1 {
+			to += "-x" + strconv.Itoa(k)
+		}
+		err := os.Mkdir(filepath.Join(tmp, to), 0o755)
+		for _, name := range names[n] {
+			if err == nil {
+				err = os.Link(filepath.Join(base, slug, name), filepath.Join(tmp, to, name))
+			}
+		}
+		if err != nil {
+			mu.Lock()
+			firstErr = cmpOr(firstErr, err)
+			mu.Unlock()
+		}
+	})
+	if err := cmpOr(firstErr, ctx.Err()); err != nil {
+		st.End("stopped")
+		return err
+	}
+	st.End("%d logos", copies*len(slugs))
+	if err := os.Rename(tmp, dir); err != nil {
+		return err
+	}
+	return writeStamp(dir, stamp)
+}
+
+// A stamp is the file <dir>.stamp beside a generated tree, naming what the
+// tree holds; it is removed before the tree changes and written after.
+func readStamp(dir string) string {
+	data, _ := os.ReadFile(dir + ".stamp")
+	if _, err := os.Stat(dir); err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+func writeStamp(dir, s string) error { return writeFileAtomic(dir+".stamp", []byte(s)) }
+
+func clearStamp(dir string) error {
+	if err := os.Remove(dir + ".stamp"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // setFirstFill replaces the value of the first fill attribute, the root's
-// in the files writeSimpleIconsSource writes.
+// in the files baseTree writes.
 func setFirstFill(svg []byte, fill string) []byte {
 	i := bytes.Index(svg, []byte(` fill="`))
 	if i < 0 {
@@ -54,127 +171,357 @@ type run struct {
 	MaxRSS int64 // bytes
 }
 
+// errMemory is a process killed for passing the memory limit.
+var errMemory = errors.New("killed: its resident memory passed the limit (-max-rss)")
+
 // timed runs a command and returns its wall time and peak resident set
-// size (wait4's ru_maxrss), failing with its output if it fails.
-func timed(env []string, name string, args ...string) (run, error) {
-	cmd := exec.Command(name, args...)
+// size (wait4's ru_maxrss), failing with its output if it fails. Four
+// times a second it shows the process's resident memory after label, and
+// kills it when that passes limit bytes: one build of 100,000 logos that
+// keeps everything in memory must not take the machine down with it.
+func timed(ctx context.Context, st *stage, label string, env []string, limit int64, name string, args ...string) (run, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	st.Describe(label)
 	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if err != nil {
-		return run{}, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, tail(out.String(), 2000))
+	if err := cmd.Start(); err != nil {
+		return run{}, err
 	}
+	var killed bool
+	stop := poll(func() bool {
+		rss := residentBytes(cmd.Process.Pid)
+		st.Describe(fmt.Sprintf("%s, %.0f MB", label, mb(rss)))
+		if limit > 0 && rss > limit {
+			killed = true
+			cmd.Process.Kill()
+			return false
+		}
+		return true
+	})
+	err := cmd.Wait()
+	wall := time.Since(start)
+	stop()
 	var rss int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss * 1024 // kilobytes on Linux
 	}
+	switch {
+	case ctx.Err() != nil:
+		return run{}, ctx.Err()
+	case killed:
+		return run{wall, rss}, fmt.Errorf("%s %s: %w (%.0f MB)", filepath.Base(name), args[0], errMemory, mb(limit))
+	case err != nil:
+		return run{}, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, tail(out.String(), 2000))
+	}
 	return run{wall, rss}, nil
 }
 
-// buildResult holds the build timings of one source folder.
-type buildResult struct {
-	Logos       int
-	Files       int
-	Full        []run
-	Copy        []run
-	NoOp        []run
-	OneChange   []run
-	Identical   bool   // the incremental output equals a clean build's, file for file
-	IdenticalAt string // the first difference, when not identical
+// residentBytes is VmRSS of a process, or 0.
+func residentBytes(pid int) int64 {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
 }
 
-// benchBuild times clean builds, cp -r of their output, no-op rebuilds and
-// rebuilds after one logo changed. Each clean build runs in a new folder
-// with its own HOME and XDG_CACHE_HOME, so no cache a build may keep
-// survives into it; the rebuilds reuse the folder of the build before.
-func benchBuild(bin, src, work string, runs int, slugs []string, full bool) (*buildResult, error) {
-	res := &buildResult{Logos: len(slugs)}
-	var last string
-	var lastEnv []string
-	for i := range runs {
-		dir := filepath.Join(work, fmt.Sprintf("run%d", i))
-		env, err := freshWorkDir(dir)
-		if err != nil {
-			return nil, err
-		}
-		r, err := timed(env, bin, "build", "-src", src, "-out", filepath.Join(dir, "dist"), "-base-url", "https://logos.example.com")
-		if err != nil {
-			return nil, err
-		}
-		res.Full = append(res.Full, r)
-		if last != "" {
-			os.RemoveAll(last)
-		}
-		last, lastEnv = dir, env
-	}
-	dist := filepath.Join(last, "dist")
-	n, err := countFiles(dist)
+// memoryLimit is the default -max-rss: four fifths of the memory
+// available when the run starts, or none where /proc/meminfo is missing.
+func memoryLimit() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
-		return nil, err
+		return 0
 	}
-	res.Files = n
-	if !full {
-		return res, os.RemoveAll(last)
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb * 1024 * 4 / 5
+		}
 	}
-	for range runs {
-		dst := filepath.Join(last, "copy")
-		r, err := timed(nil, "cp", "-r", dist, dst)
+	return 0
+}
+
+// builder times the real binary.
+type builder struct {
+	bin   string
+	limit int64 // bytes of resident memory, 0 for none
+	runs  int
+}
+
+func (b *builder) build(ctx context.Context, st *stage, label string, env []string, src, out string) (run, error) {
+	return timed(ctx, st, label, env, b.limit, b.bin, "build", "-src", src, "-out", out, "-base-url", benchBaseURL)
+}
+
+// cleanBuilds times n clean builds of src, each in a new folder under work
+// with its own HOME and XDG_CACHE_HOME, so that no cache a build may keep
+// survives into the next. It keeps the folder of the last and returns it
+// with its environment.
+func (b *builder) cleanBuilds(ctx context.Context, st *stage, src, work string, n int) (runs []run, dir string, env []string, err error) {
+	for i := range n {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+		dir = filepath.Join(work, fmt.Sprintf("run%d", i))
+		if env, err = freshWorkDir(dir); err != nil {
+			return runs, "", nil, err
+		}
+		r, err := b.build(ctx, st, fmt.Sprintf("run %d of %d", i+1, n), env, src, filepath.Join(dir, "dist"))
 		if err != nil {
-			return nil, err
+			os.RemoveAll(dir)
+			return runs, "", nil, err
 		}
-		res.Copy = append(res.Copy, r)
-		if err := os.RemoveAll(dst); err != nil {
-			return nil, err
-		}
+		runs = append(runs, r)
+		st.Add(1)
 	}
-	build := func() (run, error) {
-		return timed(lastEnv, bin, "build", "-src", src, "-out", dist, "-base-url", "https://logos.example.com")
-	}
-	for range runs {
-		r, err := build()
+	return runs, dir, env, nil
+}
+
+// benchBuilds measures the builds of simple-icons (or of the sample): at
+// 1x the clean build, cp -r of its output, no-op and one-change rebuilds
+// and whether a rebuild's output equals a clean build's; then clean builds
+// of 4 copies, and of cfg.scale copies when set. It fills res.Build as it
+// goes and calls save after each step.
+func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Results, save func(step string)) error {
+	work := filepath.Join(cfg.cache, "build")
+	var only map[string]bool
+	name := "src-1x"
+	if cfg.sample > 0 {
+		paths, err := corpusPaths(modules, corpusSpecs[0], cfg.sample)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.NoOp = append(res.NoOp, r)
+		only = map[string]bool{}
+		for _, p := range paths {
+			only[filepath.Base(p)] = true
+		}
+		name = fmt.Sprintf("src-sample-%d", cfg.sample)
 	}
-	// One change: the first logo's icon swaps between two colours, so every
-	// run sees a real change.
-	icon := filepath.Join(src, slugs[0], "icon.svg")
+	src := filepath.Join(work, name)
+	st := startStage("write the source tree "+name, -1)
+	slugs, digest, err := baseTree(modules, src, only)
+	if err != nil {
+		st.End("failed")
+		return err
+	}
+	st.End("%d logos in %s", len(slugs), src)
+	b := &builder{bin: bin, limit: cfg.maxRSS, runs: cfg.runs}
+	row := &BuildRow{Logos: len(slugs), Runs: cfg.runs}
+	res.Build = row
+	label := fmt.Sprintf("build %d", len(slugs))
+
+	// Clean builds.
+	st = startStage(label+": clean", cfg.runs)
+	out := filepath.Join(work, "out-"+name)
+	full, dir, env, err := b.cleanBuilds(ctx, st, src, out, cfg.runs)
+	if err != nil {
+		st.End("stopped")
+		return err
+	}
+	defer os.RemoveAll(out)
+	dist, files, err := output(dir)
+	if err != nil {
+		return err
+	}
+	row.Files = files
+	row.Clean, row.CleanRuns = secs(full), runSecs(full)
+	row.PeakRSSMB = mb(maxRSS(full))
+	st.End("%d files, median %.2fs, peak RSS %.0f MB", row.Files, row.Clean, row.PeakRSSMB)
+	save("build: clean")
+
+	// cp -r of what the build wrote. The last copy stays until the no-op
+	// rebuilds are compared with it.
+	st = startStage(label+": cp -r", cfg.runs)
+	copyDir := filepath.Join(dir, "copy")
+	var copies []run
+	for i := range cfg.runs {
+		if err := os.RemoveAll(copyDir); err != nil {
+			return err
+		}
+		r, err := timed(ctx, st, fmt.Sprintf("run %d of %d", i+1, cfg.runs), nil, 0, "cp", "-r", dist, copyDir)
+		if err != nil {
+			st.End("stopped")
+			return err
+		}
+		copies = append(copies, r)
+		st.Add(1)
+	}
+	row.Copy = secs(copies)
+	row.CopyRatio = row.Clean / row.Copy
+	st.End("median %.2fs: the build takes %.2fx", row.Copy, row.CopyRatio)
+	save("build: cp -r")
+
+	rebuild := func(st *stage, label string) (run, error) {
+		return b.build(ctx, st, label, env, src, filepath.Join(dir, "dist"))
+	}
+	// No-op rebuilds, then the tree compared with the copy of the clean one.
+	st = startStage(label+": no-op", cfg.runs)
+	var noop []run
+	for i := range cfg.runs {
+		r, err := rebuild(st, fmt.Sprintf("run %d of %d", i+1, cfg.runs))
+		if err != nil {
+			st.End("stopped")
+			return err
+		}
+		noop = append(noop, r)
+		st.Add(1)
+	}
+	row.NoOp, row.NoOpRuns = secs(noop), runSecs(noop)
+	row.NoOpRatio = row.NoOp / row.Clean
+	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(noop)))
+	diff, err := diffTrees(filepath.Join(dir, "dist"), copyDir)
+	if err != nil {
+		return err
+	}
+	row.NoOpUnchanged = check(diff)
+	os.RemoveAll(copyDir)
+	st.End("median %.2fs, %.1f%% of a clean build; the tree %s", row.NoOp, 100*row.NoOpRatio, row.NoOpUnchanged)
+	save("build: no-op")
+
+	// One changed logo: its icon's fill alternates, so that every rebuild
+	// sees a real change. The first rebuild after a clean build may do a
+	// one-time job (set up a second tree), so it is reported apart from
+	// the median of the next runs.
+	if err := oneChange(ctx, b, row, label, src, digest, slugs[0], dir, rebuild, filepath.Join(work, "clean-"+name)); err != nil {
+		return err
+	}
+	save("build: one change")
+
+	// Copies: time and memory against the 1x build, to see them grow.
+	scales := []int{4}
+	if cfg.scale > 1 {
+		scales = append(scales, cfg.scale)
+	}
+	for _, copies := range scales {
+		s := &ScaleRow{Copies: copies, Logos: copies * len(slugs)}
+		if copies == 4 {
+			row.X4 = s
+		} else {
+			row.Scale = s
+		}
+		runs := cfg.runs
+		if copies != 4 {
+			runs = 1 // minutes each
+		}
+		err := scaleBuild(ctx, b, row, s, src, slugs, digest, work, name, runs)
+		if errors.Is(err, errMemory) {
+			s.Error = err.Error()
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+		save(fmt.Sprintf("build: %dx", copies))
+	}
+	return nil
+}
+
+// oneChange times rebuilds after one logo's icon changed, then compares
+// the output with a clean build of the changed source, file by file.
+func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, digest, slug, dir string, rebuild func(*stage, string) (run, error), cleanDir string) error {
+	n := b.runs + 1
+	st := startStage(label+": one change", n+1)
+	icon := filepath.Join(src, slug, "icon.svg")
 	orig, err := os.ReadFile(icon)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer os.WriteFile(icon, orig, 0o644)
-	for i := range runs {
-		changed := setFirstFill(orig, fmt.Sprintf("#%06X", 0x102030+i))
-		if err := os.WriteFile(icon, changed, 0o644); err != nil {
-			return nil, err
+	// Files are replaced, never written in place: the copies of the tree
+	// are hard links to these.
+	if err := clearStamp(src); err != nil {
+		return err
+	}
+	defer func() {
+		if writeFileAtomic(icon, orig) == nil {
+			writeStamp(src, digest) // the tree is what baseTree wrote again
 		}
-		r, err := build()
+	}()
+	var runs []run
+	for i := range n {
+		if err := writeFileAtomic(icon, setFirstFill(orig, fmt.Sprintf("#%06X", 0x102030+i))); err != nil {
+			return err
+		}
+		r, err := rebuild(st, fmt.Sprintf("run %d of %d", i+1, n))
 		if err != nil {
-			return nil, err
+			st.End("stopped")
+			return err
 		}
-		res.OneChange = append(res.OneChange, r)
+		runs = append(runs, r)
+		st.Add(1)
 	}
+	row.OneChangeFirst = runs[0].Wall.Seconds()
+	row.OneChangeFirstRatio = row.OneChangeFirst / row.Clean
+	row.OneChange, row.OneChangeRuns = secs(runs[1:]), runSecs(runs)
+	row.OneChangeRatio = row.OneChange / row.Clean
+	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
+
 	// The incremental output must be what a clean build writes.
-	cleanDir := filepath.Join(work, "clean")
 	env, err := freshWorkDir(cleanDir)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if _, err := timed(env, bin, "build", "-src", src, "-out", filepath.Join(cleanDir, "dist"), "-base-url", "https://logos.example.com"); err != nil {
-		return nil, err
+	defer os.RemoveAll(cleanDir)
+	if _, err := b.build(ctx, st, "a clean build to compare", env, src, filepath.Join(cleanDir, "dist")); err != nil {
+		st.End("stopped")
+		return err
 	}
-	res.IdenticalAt, err = diffTrees(dist, filepath.Join(cleanDir, "dist"))
+	st.Add(1)
+	diff, err := diffTrees(filepath.Join(dir, "dist"), filepath.Join(cleanDir, "dist"))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res.Identical = res.IdenticalAt == ""
-	os.RemoveAll(cleanDir)
-	return res, os.RemoveAll(last)
+	row.RebuildEqualsClean = check(diff)
+	st.End("first %.2fs (%.1f%%), then median %.2fs (%.1f%% of a clean build); output %s",
+		row.OneChangeFirst, 100*row.OneChangeFirstRatio, row.OneChange, 100*row.OneChangeRatio, row.RebuildEqualsClean)
+	return nil
+}
+
+// scaleBuild times clean builds of copies × the logos of src.
+func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src string, slugs []string, digest, work, name string, runs int) error {
+	tree := filepath.Join(work, fmt.Sprintf("%s-x%d", name, s.Copies))
+	if err := linkedTree(ctx, src, tree, slugs, digest, s.Copies); err != nil {
+		return err
+	}
+	st := startStage(fmt.Sprintf("build %d: clean", s.Logos), runs)
+	out := filepath.Join(work, fmt.Sprintf("out-%s-x%d", name, s.Copies))
+	defer os.RemoveAll(out)
+	full, dir, _, err := b.cleanBuilds(ctx, st, tree, out, runs)
+	if err != nil {
+		if errors.Is(err, errMemory) {
+			s.PeakRSSMB = mb(b.limit)
+		}
+		st.End("stopped")
+		return err
+	}
+	if _, s.Files, err = output(dir); err != nil {
+		return err
+	}
+	s.Seconds, s.Runs = secs(full), runSecs(full)
+	s.PeakRSSMB = mb(maxRSS(full))
+	s.TimeRatio = s.Seconds / row.Clean
+	s.PerLogoRatio = s.TimeRatio * float64(row.Logos) / float64(s.Logos)
+	s.RSSRatio = s.PeakRSSMB / row.PeakRSSMB
+	st.End("%d files, median %.1fs (%.2fx the time per logo of %d logos), peak RSS %.0f MB (%.2fx)",
+		s.Files, s.Seconds, s.PerLogoRatio, row.Logos, s.PeakRSSMB, s.RSSRatio)
+	return nil
+}
+
+// check is the outcome of comparing two trees: "identical", or where they
+// first differ.
+func check(firstDifference string) string {
+	if firstDifference == "" {
+		return "identical"
+	}
+	return "differs at " + firstDifference
 }
 
 // freshWorkDir empties dir and returns an environment whose HOME and
@@ -196,6 +543,16 @@ func freshWorkDir(dir string) ([]string, error) {
 	return append(env, "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, ".cache")), nil
 }
 
+// output is the tree a build wrote into dir/dist (through a symbolic
+// link, if dist is one) and its number of files.
+func output(dir string) (dist string, files int, err error) {
+	if dist, err = filepath.EvalSymlinks(filepath.Join(dir, "dist")); err != nil {
+		return "", 0, err
+	}
+	files, err = countFiles(dist)
+	return dist, files, err
+}
+
 func countFiles(dir string) (int, error) {
 	n := 0
 	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
@@ -207,11 +564,16 @@ func countFiles(dir string) (int, error) {
 	return n, err
 }
 
-// diffTrees returns the first path where two trees differ, or "".
+// diffTrees returns the first path where two trees differ, or "". Either
+// root may be a symbolic link to the tree (an output swapped by link).
 func diffTrees(a, b string) (string, error) {
 	read := func(root string) (map[string][32]byte, error) {
+		root, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			return nil, err
+		}
 		m := map[string][32]byte{}
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
@@ -252,6 +614,32 @@ func diffTrees(a, b string) (string, error) {
 	}
 	return "", nil
 }
+
+func secs(rs []run) float64 {
+	ds := make([]time.Duration, len(rs))
+	for i, r := range rs {
+		ds[i] = r.Wall
+	}
+	return median(ds).Seconds()
+}
+
+func runSecs(rs []run) []float64 {
+	s := make([]float64, len(rs))
+	for i, r := range rs {
+		s[i] = r.Wall.Seconds()
+	}
+	return s
+}
+
+func maxRSS(rs []run) int64 {
+	var m int64
+	for _, r := range rs {
+		m = max(m, r.MaxRSS)
+	}
+	return m
+}
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
 
 func tail(s string, n int) string {
 	if len(s) > n {

@@ -33,40 +33,61 @@ type category struct{ Slug, Name string }
 
 var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// writeSourceTree writes categories.yaml and one folder per logo into dir,
-// replacing what dir held. Two logos with one slug, or an invalid slug,
-// are a mistake of the converter.
+// sourceFile is one file of a source tree, its path slash-separated.
+type sourceFile struct {
+	path string
+	data []byte
+}
+
+// sourceFiles lists the files of a source tree: categories.yaml, then each
+// logo's folder with logo.yaml and its SVGs, in a fixed order. Two logos
+// with one slug, or an invalid slug, are a mistake of the converter.
+func sourceFiles(cats []category, logos []sourceLogo) ([]sourceFile, error) {
+	var b strings.Builder
+	for _, c := range cats {
+		fmt.Fprintf(&b, "- {slug: %s, name: %s}\n", c.Slug, yamlString(c.Name))
+	}
+	files := []sourceFile{{"categories.yaml", []byte(b.String())}}
+	used := map[string]bool{}
+	for _, l := range logos {
+		if !slugRE.MatchString(l.Slug) || used[l.Slug] {
+			return nil, fmt.Errorf("converter: slug %q is invalid or used twice", l.Slug)
+		}
+		used[l.Slug] = true
+		files = append(files, sourceFile{l.Slug + "/logo.yaml", l.yaml()})
+		for _, variant := range sortedKeys(l.Files) {
+			files = append(files, sourceFile{l.Slug + "/" + variant + ".svg", l.Files[variant]})
+		}
+	}
+	return files, nil
+}
+
+// writeSourceTree writes the files of sourceFiles into dir, replacing what
+// dir held.
 func writeSourceTree(dir string, cats []category, logos []sourceLogo) error {
+	files, err := sourceFiles(cats, logos)
+	if err != nil {
+		return err
+	}
+	return writeFiles(dir, files)
+}
+
+func writeFiles(dir string, files []sourceFile) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var b strings.Builder
-	for _, c := range cats {
-		fmt.Fprintf(&b, "- {slug: %s, name: %s}\n", c.Slug, yamlString(c.Name))
-	}
-	if err := os.WriteFile(filepath.Join(dir, "categories.yaml"), []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	used := map[string]bool{}
-	for _, l := range logos {
-		if !slugRE.MatchString(l.Slug) || used[l.Slug] {
-			return fmt.Errorf("converter: slug %q is invalid or used twice", l.Slug)
-		}
-		used[l.Slug] = true
-		ld := filepath.Join(dir, l.Slug)
-		if err := os.Mkdir(ld, 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(ld, "logo.yaml"), l.yaml(), 0o644); err != nil {
-			return err
-		}
-		for variant, svg := range l.Files {
-			if err := os.WriteFile(filepath.Join(ld, variant+".svg"), svg, 0o644); err != nil {
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		if d := filepath.Dir(p); d != dir {
+			if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
 				return err
 			}
+		}
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -296,48 +317,46 @@ type siIcon struct {
 // records none; LicenseRef-Custom with the URL for "custom"); its aliases
 // (aka, the titles of dup, the localised names); one category, brands;
 // icon.svg filled with the hex, icon-mono.svg with currentColor, and
-// icon-dark.svg in white when the hex is dark. Copies after the first get
-// the slugs <slug>-x2, -x3... (the benchmark's scaled corpus).
-func simpleIconsLogos(modules string, copies int) ([]category, []sourceLogo, error) {
+// icon-dark.svg in white when the hex is dark. With only, just the entries
+// whose icon file (<slug>.svg, the name in the bench's corpus) it holds.
+func simpleIconsLogos(modules string, only map[string]bool) ([]category, []sourceLogo, error) {
 	var icons []siIcon
 	if err := readJSON(filepath.Join(modules, "simple-icons", "data", "simple-icons.json"), &icons); err != nil {
 		return nil, nil, err
 	}
 	var logos []sourceLogo
-	for copy := 1; copy <= copies; copy++ {
-		for _, ic := range icons {
-			svg, err := os.ReadFile(filepath.Join(modules, "simple-icons", "icons", ic.Slug+".svg"))
-			if err != nil {
-				return nil, nil, err
-			}
-			hex := strings.ToUpper(ic.Hex)
-			l := sourceLogo{
-				Slug: strings.ReplaceAll(ic.Slug, "_", "-"), Name: ic.Title, Hex: hex, Categories: []string{"brands"},
-				Source: ic.Source, License: "CC0-1.0", Guidelines: ic.Guidelines,
-				Files: map[string][]byte{"icon": setRootPaint(svg, "#"+hex), "icon-mono": setRootPaint(svg, "currentColor")},
-			}
-			if copy > 1 {
-				l.Slug += fmt.Sprintf("-x%d", copy)
-			}
-			switch {
-			case ic.License == nil || ic.License.Type == "":
-			case ic.License.Type == "custom":
-				l.License, l.LicenseURL = "LicenseRef-Custom", ic.License.URL
-			default:
-				l.License, l.LicenseURL = ic.License.Type, ic.License.URL
-			}
-			for _, a := range ic.Aliases.Aka {
-				addAlias(&l, a)
-			}
-			for _, d := range ic.Aliases.Dup {
-				addAlias(&l, d.Title)
-			}
-			for _, locale := range sortedKeys(ic.Aliases.Loc) {
-				addAlias(&l, ic.Aliases.Loc[locale])
-			}
-			l.addDark()
-			logos = append(logos, l)
+	for _, ic := range icons {
+		if only != nil && !only[ic.Slug+".svg"] {
+			continue
 		}
+		svg, err := os.ReadFile(filepath.Join(modules, "simple-icons", "icons", ic.Slug+".svg"))
+		if err != nil {
+			return nil, nil, err
+		}
+		hex := strings.ToUpper(ic.Hex)
+		l := sourceLogo{
+			Slug: strings.ReplaceAll(ic.Slug, "_", "-"), Name: ic.Title, Hex: hex, Categories: []string{"brands"},
+			Source: ic.Source, License: "CC0-1.0", Guidelines: ic.Guidelines,
+			Files: map[string][]byte{"icon": setRootPaint(svg, "#"+hex), "icon-mono": setRootPaint(svg, "currentColor")},
+		}
+		switch {
+		case ic.License == nil || ic.License.Type == "":
+		case ic.License.Type == "custom":
+			l.License, l.LicenseURL = "LicenseRef-Custom", ic.License.URL
+		default:
+			l.License, l.LicenseURL = ic.License.Type, ic.License.URL
+		}
+		for _, a := range ic.Aliases.Aka {
+			addAlias(&l, a)
+		}
+		for _, d := range ic.Aliases.Dup {
+			addAlias(&l, d.Title)
+		}
+		for _, locale := range sortedKeys(ic.Aliases.Loc) {
+			addAlias(&l, ic.Aliases.Loc[locale])
+		}
+		l.addDark()
+		logos = append(logos, l)
 	}
 	return []category{{"brands", "Brands"}}, logos, nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -50,7 +52,55 @@ type corpus struct {
 	SVGOErr  []string // files SVGO wrote nothing for (counted as the source)
 }
 
-func loadCorpus(modules string, spec corpusSpec) (*corpus, error) {
+// loadCorpus reads and checks the files of spec, or only the sample of
+// them when sample is above zero.
+func loadCorpus(ctx context.Context, modules string, spec corpusSpec, sample int) (*corpus, error) {
+	paths, err := corpusPaths(modules, spec, sample)
+	if err != nil {
+		return nil, err
+	}
+	prefix := filepath.Join(modules, filepath.FromSlash(spec.Glob[:strings.Index(spec.Glob, "*")]))
+	c := &corpus{Name: spec.Name, Files: make([]*corpusFile, len(paths))}
+	rejected := make([]string, len(paths))
+	st := startStage("load "+spec.Name, len(paths))
+	var mu sync.Mutex
+	var firstErr error
+	forEach(ctx, len(paths), runtime.GOMAXPROCS(0), func(i int) {
+		defer st.Add(1)
+		data, err := os.ReadFile(paths[i])
+		if err != nil {
+			mu.Lock()
+			firstErr = cmpOr(firstErr, err)
+			mu.Unlock()
+			return
+		}
+		rel, _ := filepath.Rel(prefix, paths[i])
+		name := strings.ReplaceAll(filepath.ToSlash(rel), "/", "__")
+		info, probs := checkFile(name, data)
+		if len(probs.Errors()) > 0 {
+			rejected[i] = name + ": " + probs.Errors()[0].Msg
+			return
+		}
+		c.Files[i] = &corpusFile{Name: name, Src: data, Info: info}
+	})
+	if err := cmpOr(firstErr, ctx.Err()); err != nil {
+		st.End("stopped")
+		return nil, err
+	}
+	c.Files = slices.DeleteFunc(c.Files, func(f *corpusFile) bool { return f == nil })
+	for _, r := range rejected {
+		if r != "" {
+			c.Rejected = append(c.Rejected, r)
+		}
+	}
+	slices.SortFunc(c.Files, func(a, b *corpusFile) int { return strings.Compare(a.Name, b.Name) })
+	st.End("%d files (%d refused by the checks)", len(c.Files), len(c.Rejected))
+	return c, nil
+}
+
+// corpusPaths lists the files of spec in name order, or sample of them
+// spread evenly when sample is above zero.
+func corpusPaths(modules string, spec corpusSpec, sample int) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(modules, filepath.FromSlash(spec.Glob)))
 	if err != nil {
 		return nil, err
@@ -58,24 +108,26 @@ func loadCorpus(modules string, spec corpusSpec) (*corpus, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("corpus %s: no files match %s", spec.Name, spec.Glob)
 	}
-	prefix := filepath.Join(modules, filepath.FromSlash(spec.Glob[:strings.Index(spec.Glob, "*")]))
-	c := &corpus{Name: spec.Name}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		rel, _ := filepath.Rel(prefix, p)
-		name := strings.ReplaceAll(filepath.ToSlash(rel), "/", "__")
-		info, probs := checkFile(name, data)
-		if len(probs.Errors()) > 0 {
-			c.Rejected = append(c.Rejected, name+": "+probs.Errors()[0].Msg)
-			continue
-		}
-		c.Files = append(c.Files, &corpusFile{Name: name, Src: data, Info: info})
+	slices.Sort(paths)
+	if sample <= 0 {
+		return paths, nil
 	}
-	slices.SortFunc(c.Files, func(a, b *corpusFile) int { return strings.Compare(a.Name, b.Name) })
-	return c, nil
+	var picked []string
+	for _, i := range sampleIndices(len(paths), sample) {
+		picked = append(picked, paths[i])
+	}
+	return picked, nil
+}
+
+// sampleIndices picks k of n indices spread evenly from the first, the
+// same every run: all of them when k >= n.
+func sampleIndices(n, k int) []int {
+	k = min(k, n)
+	idx := make([]int, k)
+	for i := range k {
+		idx[i] = i * n / k
+	}
+	return idx
 }
 
 // checkFile parses and checks one file as a colour variant.
@@ -87,16 +139,17 @@ func checkFile(name string, data []byte) (*svg.Info, problem.List) {
 	return svg.Check(d, svg.Rules{})
 }
 
-// runOurs parses, checks and optimises every file in memory with
-// svg.Optimise on one worker per CPU, as a build does, and keeps the median
-// time of runs.
-func runOurs(c *corpus, runs int) {
+// runOurs optimises every file in memory with svg.Optimise on one worker
+// per CPU, as a build does, and keeps the median time of runs.
+func runOurs(ctx context.Context, c *corpus, runs int) error {
+	st := startStage("optimise "+c.Name, runs*len(c.Files))
 	var times []time.Duration
 	for range runs {
 		c.OursErr = c.OursErr[:0]
 		var mu sync.Mutex
 		start := time.Now()
-		forEach(len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
+		forEach(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
+			defer st.Add(1)
 			f := c.Files[i]
 			// No title: the optimiser would add one to files that lack it, and
 			// SVGO adds none, so bytes compare the same content.
@@ -109,15 +162,22 @@ func runOurs(c *corpus, runs int) {
 			}
 			f.Ours = out
 		})
+		if ctx.Err() != nil {
+			st.End("stopped")
+			return ctx.Err()
+		}
 		times = append(times, time.Since(start))
 	}
 	slices.Sort(c.OursErr)
 	c.OursTime = median(times)
+	st.End("median %s of %d runs", roundDuration(c.OursTime), runs)
+	return nil
 }
 
 // runSVGO runs SVGO's CLI with its default preset on a folder holding the
-// corpus, as peers run it, and keeps the median time of runs.
-func runSVGO(c *corpus, cache, modules string, runs int) error {
+// corpus, as peers run it, and keeps the median time of runs. The bar
+// counts the files SVGO has written.
+func runSVGO(ctx context.Context, c *corpus, cache, modules string, runs int) error {
 	dir := filepath.Join(cache, "corpora", c.Name)
 	src, out := filepath.Join(dir, "src"), filepath.Join(dir, "svgo")
 	if err := os.RemoveAll(dir); err != nil {
@@ -132,20 +192,27 @@ func runSVGO(c *corpus, cache, modules string, runs int) error {
 		}
 	}
 	svgo := filepath.Join(modules, "svgo", "bin", "svgo")
+	st := startStage("svgo "+c.Name, runs*len(c.Files))
 	var times []time.Duration
-	for range runs {
+	for i := range runs {
 		if err := os.RemoveAll(out); err != nil {
 			return err
 		}
-		cmd := exec.Command("node", svgo, "--quiet", "-f", src, "-o", out)
+		cmd := exec.CommandContext(ctx, "node", svgo, "--quiet", "-f", src, "-o", out)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		start := time.Now()
+		stop := poll(func() bool { st.Set(i*len(c.Files) + countEntries(out)); return true })
 		err := cmd.Run()
 		times = append(times, time.Since(start))
+		stop()
+		if ctx.Err() != nil {
+			st.End("stopped")
+			return ctx.Err()
+		}
 		if err != nil {
 			// SVGO exits non-zero when one file fails; the others are written.
-			logf("svgo on %s: %v: %s", c.Name, err, firstLine(stderr.String()))
+			st.Logf("svgo on %s: %v: %s", c.Name, err, firstLine(stderr.String()))
 		}
 	}
 	c.SVGOTime = median(times)
@@ -159,16 +226,27 @@ func runSVGO(c *corpus, cache, modules string, runs int) error {
 		}
 		f.SVGO = data
 	}
+	st.End("median %s of %d runs", roundDuration(c.SVGOTime), runs)
 	return nil
+}
+
+func countEntries(dir string) int {
+	f, err := os.Open(dir)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	return len(names)
 }
 
 // byteTotals is the size of a corpus as written by one tool.
 type byteTotals struct{ Raw, Gzip int64 }
 
-func totals(c *corpus, pick func(*corpusFile) []byte) byteTotals {
+func totals(ctx context.Context, c *corpus, pick func(*corpusFile) []byte) byteTotals {
 	var t byteTotals
 	var mu sync.Mutex
-	forEach(len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
+	forEach(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
 		data := pick(c.Files[i])
 		g := gzipSize(data)
 		mu.Lock()
@@ -200,8 +278,9 @@ func svgoOf(f *corpusFile) []byte {
 	return f.SVGO
 }
 
-// forEach calls fn(0..n-1) on workers goroutines.
-func forEach(n, workers int, fn func(i int)) {
+// forEach calls fn(0..n-1) on workers goroutines, and no more once ctx is
+// done.
+func forEach(ctx context.Context, n, workers int, fn func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range max(1, min(workers, n)) {
@@ -211,18 +290,25 @@ func forEach(n, workers int, fn func(i int)) {
 			}
 		})
 	}
+feed:
 	for i := range n {
-		next <- i
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(next)
 	wg.Wait()
 }
 
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
+// median is the middle value, or the upper of the two middle ones.
+func median[T cmp.Ordered](xs []T) T {
+	var zero T
+	if len(xs) == 0 {
+		return zero
 	}
-	s := slices.Clone(ds)
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
 }

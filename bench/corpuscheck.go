@@ -6,16 +6,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -25,7 +28,7 @@ var corpusConverters = []struct {
 	name    string
 	convert func(modules string) ([]category, []sourceLogo, error)
 }{
-	{"simple-icons", func(m string) ([]category, []sourceLogo, error) { return simpleIconsLogos(m, 1) }},
+	{"simple-icons", func(m string) ([]category, []sourceLogo, error) { return simpleIconsLogos(m, nil) }},
 	{"devicon", deviconLogos},
 	{"lobehub", lobehubLogos},
 }
@@ -54,10 +57,12 @@ func runCorpusCheck(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := ensureNodeModules(*repo, *cache); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := ensureNodeModules(ctx, *repo, *cache); err != nil {
 		return err
 	}
-	bin, err := buildBinary(*repo, *cache)
+	bin, err := buildBinary(ctx, *repo, *cache)
 	if err != nil {
 		return err
 	}
@@ -69,19 +74,29 @@ func runCorpusCheck(args []string) error {
 		if !slices.Contains(strings.Split(*only, ","), c.name) {
 			continue
 		}
+		st := startStage(c.name+": convert", -1)
 		cats, logos, err := c.convert(modules)
 		if err != nil {
+			st.End("failed")
 			return err
 		}
 		src := filepath.Join(work, c.name, "source-logos")
 		if err := writeSourceTree(src, cats, logos); err != nil {
+			st.End("failed")
 			return err
 		}
-		logf("%s: %d logos in %s; running check and build", c.name, len(logos), src)
+		st.End("%d logos in %s", len(logos), src)
 		r := &corpusRun{name: c.name, logos: len(logos)}
 		var stderr string
-		r.check, stderr, r.checkOK = runLogoindex(bin, "check", "-src", src)
-		r.build, _, r.built = runLogoindex(bin, "build", "-src", src, "-out", filepath.Join(work, c.name, "dist"), "-no-cache", "-base-url", "https://logos.example.com")
+		st = startStage(c.name+": logoindex check", -1)
+		r.check, stderr, r.checkOK = runLogoindex(ctx, bin, "check", "-src", src)
+		st.End("%s", r.check)
+		st = startStage(c.name+": logoindex build", -1)
+		r.build, _, r.built = runLogoindex(ctx, bin, "build", "-src", src, "-out", filepath.Join(work, c.name, "dist"), "-no-cache", "-base-url", benchBaseURL)
+		st.End("%s", r.build)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		fmt.Fprintf(&report, "== %s\n%s", c.name, stderr)
 		for _, line := range strings.Split(stderr, "\n") {
 			if m := problemRE.FindStringSubmatch(line); m != nil && !strings.HasPrefix(line, "logoindex: ") {
@@ -111,8 +126,8 @@ func runCorpusCheck(args []string) error {
 // runLogoindex runs the binary and returns a summary (its line on stdout,
 // or its exit status and number of errors), its stderr, and whether it
 // succeeded.
-func runLogoindex(bin string, args ...string) (summary, stderr string, ok bool) {
-	cmd := exec.Command(bin, args...)
+func runLogoindex(ctx context.Context, bin string, args ...string) (summary, stderr string, ok bool) {
+	cmd := exec.CommandContext(ctx, bin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()

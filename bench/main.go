@@ -1,29 +1,36 @@
-// Command bench is `make bench`: the benchmark of issue 6. It compares the
-// generator's optimiser with SVGO's default preset on three real corpora
-// (simple-icons, devicon, @lobehub/icons-static-svg), renders every source
-// and both outputs with rsvg-convert to count visual changes, times the real
-// logoindex binary on simple-icons turned into logo folders (full build,
-// cp -r of its output, no-op and one-change rebuilds, peak RSS, and a 4x
-// synthetic corpus), prints one table and writes it to bench/results.json.
+// Command bench is `make bench`: the benchmark of issues 6 and 13. It
+// compares the generator's optimiser with SVGO's default preset on three
+// real corpora (simple-icons, devicon, @lobehub/icons-static-svg), renders
+// every source and both outputs to count visual changes, times the real
+// logoindex binary on simple-icons turned into logo folders (clean build,
+// cp -r of its output, no-op and one-change rebuilds, peak RSS, 4 copies
+// and, with -scale, more), prints one table with each goal met or not, and
+// writes it to bench/results.json after every step, so that Ctrl-C keeps
+// what was measured. -quick does all of it on a sample of simple-icons in
+// about a minute.
 //
 // `bench corpus` (make corpus) converts the three corpora into
 // source-logos trees and runs check and build on each (corpuscheck.go).
 //
-// Everything it downloads (npm ci of bench/package-lock.json) and renders
-// lives in a cache folder outside the repository: see README.md beside this
-// file. Run it from the repository root.
+// Everything it downloads (npm ci of bench/package-lock.json), renders and
+// generates lives in a cache folder outside the repository: see README.md
+// beside this file. Run it from the repository root.
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -33,7 +40,11 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "corpus" {
 		run = func() error { return runCorpusCheck(os.Args[2:]) }
 	}
-	if err := run(); err != nil {
+	err := run()
+	if errors.Is(err, context.Canceled) {
+		os.Exit(130) // as a shell reports Ctrl-C
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -43,166 +54,238 @@ type config struct {
 	repo, cache, out string
 	runs             int
 	render, build    bool
+	renderer         string
 	corpora          map[string]bool
+	sample           int   // files of simple-icons in a quick run; 0 for a full run
+	scale            int   // copies of the scale run; 0 for none
+	maxRSS           int64 // bytes; a build over it is killed
 }
 
 func runBench() error {
 	var cfg config
 	var corpora string
+	var quick bool
+	var maxRSS int64
 	flag.StringVar(&cfg.repo, "repo", ".", "repository root")
-	flag.StringVar(&cfg.cache, "cache", defaultCache(), "cache `folder` for node modules, renders and build trees (outside the repository)")
-	flag.StringVar(&cfg.out, "out", "bench/results.json", "JSON results `file`")
+	flag.StringVar(&cfg.cache, "cache", defaultCache(), "cache `folder` for node modules, render results and source trees (outside the repository)")
+	flag.StringVar(&cfg.out, "out", "", "JSON results `file` (default bench/results.json, or bench/results-quick.json with -quick)")
 	flag.IntVar(&cfg.runs, "runs", 3, "runs per timing; the median is reported")
-	flag.BoolVar(&cfg.render, "render", true, "render and compare (the slow part)")
+	flag.BoolVar(&cfg.render, "render", true, "render and compare, to count visual changes")
 	flag.BoolVar(&cfg.build, "build", true, "time the logoindex binary on simple-icons")
+	flag.StringVar(&cfg.renderer, "renderer", "auto", "`renderer`: librsvg (in process), rsvg-convert (a process a render), or auto (librsvg when it draws a sample exactly as rsvg-convert does)")
 	flag.StringVar(&corpora, "corpora", "simple-icons,devicon,lobehub", "comma-separated corpora")
+	flag.BoolVar(&quick, "quick", false, "every figure on a sample of simple-icons (-sample files), in about a minute")
+	flag.IntVar(&cfg.sample, "sample", 300, "`files` of simple-icons in the sample of -quick, spread evenly by name")
+	flag.IntVar(&cfg.scale, "scale", 0, "also build `N` copies of the logos (simple-icons x N) and compare time and memory with one copy")
+	flag.Int64Var(&maxRSS, "max-rss", 0, "kill a build whose resident memory passes `MB` (0: four fifths of the memory available at the start)")
 	flag.Parse()
 	cfg.corpora = map[string]bool{}
 	for _, c := range strings.Split(corpora, ",") {
 		cfg.corpora[strings.TrimSpace(c)] = true
 	}
+	if quick {
+		cfg.corpora = map[string]bool{"simple-icons": true}
+	} else {
+		cfg.sample = 0
+	}
+	if cfg.out == "" {
+		cfg.out = filepath.Join(cfg.repo, "bench", "results.json")
+		if quick {
+			cfg.out = filepath.Join(cfg.repo, "bench", "results-quick.json")
+		}
+	}
 	cfg.runs = max(1, cfg.runs)
-	start := time.Now()
-
+	cfg.maxRSS = maxRSS << 20
+	if maxRSS == 0 {
+		cfg.maxRSS = memoryLimit()
+	}
 	if _, err := os.Stat(filepath.Join(cfg.repo, "bench", "package-lock.json")); err != nil {
 		return fmt.Errorf("run from the repository root (or pass -repo): %w", err)
 	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	res := &Results{
+		Date: time.Now().UTC().Format("2006-01-02"), Machine: machine(), Mode: "full",
+		LoadStart: loadAverage(), Runs: cfg.runs,
+	}
+	if cfg.sample > 0 {
+		res.Mode = "quick"
+		res.Sample = fmt.Sprintf("%d files of simple-icons spread evenly by name, and their logos", cfg.sample)
+	}
+	last := start
+	save := func(step string) {
+		res.Steps = append(res.Steps, Step{step, time.Since(last).Seconds()})
+		last = time.Now()
+		res.finish(start)
+		if err := writeResults(cfg.out, res); err != nil {
+			logf("%v", err)
+		}
+	}
+	err := measure(ctx, cfg, res, save)
+	if ctx.Err() != nil {
+		res.Interrupted = true
+		err = context.Canceled
+	} else if err != nil {
+		res.Error = err.Error()
+	}
+	stop() // a second Ctrl-C ends the bench at once
+	res.finish(start)
+	if werr := writeResults(cfg.out, res); werr != nil {
+		return werr
+	}
+	printTable(os.Stdout, res)
+	if res.Interrupted {
+		logf("interrupted: the figures above, measured so far, are in %s", cfg.out)
+	}
+	return err
+}
+
+// measure runs every step that cfg asks for, filling res.
+func measure(ctx context.Context, cfg config, res *Results, save func(string)) error {
 	if cfg.render {
-		if err := ensureRsvg(); err != nil {
+		if err := ensureRsvg(ctx); err != nil {
 			return err
 		}
 	}
-	if err := ensureNodeModules(cfg.repo, cfg.cache); err != nil {
+	if err := ensureNodeModules(ctx, cfg.repo, cfg.cache); err != nil {
 		return err
 	}
 	modules := filepath.Join(cfg.cache, "node_modules")
-	res := &Results{Date: time.Now().UTC().Format("2006-01-02"), Machine: machine(), Versions: versions(modules)}
-	r := &renderer{dir: filepath.Join(cfg.cache, "renders")}
-	var renderTime time.Duration
+	res.Versions = versions(modules)
+	var bin string
+	if cfg.build && cfg.corpora["simple-icons"] {
+		var err error
+		if bin, err = buildBinary(ctx, cfg.repo, cfg.cache); err != nil {
+			return err
+		}
+	}
+	save("setup")
 
+	// Bytes first: they take a minute and matter most.
+	var corpora []*corpus
 	for _, spec := range corpusSpecs {
 		if !cfg.corpora[spec.Name] {
 			continue
 		}
-		c, err := loadCorpus(modules, spec)
+		c, err := loadCorpus(ctx, modules, spec, cfg.sample)
 		if err != nil {
 			return err
 		}
-		logf("%s: %d files (%d refused by the checks)", c.Name, len(c.Files), len(c.Rejected))
-		runOurs(c, cfg.runs)
-		// SVGO's time matters for goal 3, on simple-icons; one run of the
-		// others saves a minute or two.
+		if err := runOurs(ctx, c, cfg.runs); err != nil {
+			return err
+		}
+		// SVGO's time matters on simple-icons; one run of the others saves
+		// half a minute. On a sample, Node's start takes most of its time.
 		svgoRuns := cfg.runs
-		if c.Name != "simple-icons" {
+		if c.Name != "simple-icons" || cfg.sample > 0 {
 			svgoRuns = 1
 		}
-		if err := runSVGO(c, cfg.cache, modules, svgoRuns); err != nil {
+		if err := runSVGO(ctx, c, cfg.cache, modules, svgoRuns); err != nil {
 			return err
 		}
 		row := CorpusRow{
 			Corpus: c.Name, Files: len(c.Files), Rejected: c.Rejected,
-			Source: totals(c, srcOf), SVGO: totals(c, svgoOf), Ours: totals(c, oursOf),
+			Source: totals(ctx, c, srcOf), SVGO: totals(ctx, c, svgoOf), Ours: totals(ctx, c, oursOf),
 			OursSeconds: c.OursTime.Seconds(), SVGOSeconds: c.SVGOTime.Seconds(),
 			OursErrors: c.OursErr, SVGOErrors: c.SVGOErr,
 		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		row.Ratio = float64(row.Ours.Raw) / float64(row.SVGO.Raw)
 		row.GzipRatio = float64(row.Ours.Gzip) / float64(row.SVGO.Gzip)
-		if cfg.render {
-			t := time.Now()
-			before := r.rendered.Load()
-			ours, err := compareVisual(c, r, oursOf)
-			if err != nil {
-				return err
-			}
-			svgo, err := compareVisual(c, r, svgoOf)
-			if err != nil {
-				return err
-			}
-			row.OursChanged, row.SVGOChanged, row.Unrenderable = ours.Changed, svgo.Changed, ours.Unrenderable
-			row.Rendered = true
-			renderTime += time.Since(t)
-			logf("%s: rendered %d files in %s (%d not cached); visual changes: ours %d, SVGO %d",
-				c.Name, len(c.Files), time.Since(t).Round(time.Second), r.rendered.Load()-before, len(ours.Changed), len(svgo.Changed))
-		}
 		res.Corpora = append(res.Corpora, row)
+		corpora = append(corpora, c)
+		save("bytes " + c.Name)
 	}
 
-	if cfg.build && cfg.corpora["simple-icons"] {
-		b, err := buildBenchmarks(cfg, modules)
-		if err != nil {
+	if cfg.render && len(corpora) > 0 {
+		if err := renderCorpora(ctx, cfg, corpora, res, save); err != nil {
 			return err
 		}
-		res.Build = b
 	}
-	res.RenderSeconds = renderTime.Seconds()
-	res.TotalSeconds = time.Since(start).Seconds()
-	res.Goals = goals(res)
+	if bin != "" {
+		return benchBuilds(ctx, cfg, bin, modules, res, save)
+	}
+	return nil
+}
 
-	printTable(os.Stdout, res)
-	data, err := json.MarshalIndent(res, "", "  ")
+// renderCorpora counts the visual changes of our outputs and SVGO's.
+func renderCorpora(ctx context.Context, cfg config, corpora []*corpus, res *Results, save func(string)) error {
+	start := time.Now()
+	st := startStage("check the renderer", -1)
+	r, err := chooseRenderer(ctx, cfg.renderer, corpora)
+	if err != nil {
+		st.End("failed")
+		return err
+	}
+	st.End("%s", r)
+	cache, err := openVisualCache(filepath.Join(cfg.cache, "visual"), newRsvgConvert(ctx).String())
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(cfg.out, append(data, '\n'), 0o644)
-}
-
-// buildBenchmarks times the real binary on simple-icons as 3,470 logo
-// folders and on the 4x synthetic corpus.
-func buildBenchmarks(cfg config, modules string) (*BuildRow, error) {
-	bin, err := buildBinary(cfg.repo, cfg.cache)
-	if err != nil {
-		return nil, err
+	stats := &renderStats{Renderer: r.String()}
+	res.Render = stats
+	v := &visual{r: r, cache: cache, stats: stats}
+	for i, c := range corpora {
+		st := startStage("render "+c.Name, len(c.Files))
+		got, err := v.compare(ctx, c, st, oursOf, svgoOf)
+		if err != nil {
+			st.End("stopped")
+			cache.close(false)
+			return err
+		}
+		row := &res.Corpora[i]
+		row.Rendered = true
+		row.OursChanged, row.SVGOChanged, row.Unrenderable = got[0].Changed, got[1].Changed, got[0].Unrenderable
+		stats.Seconds = time.Since(start).Seconds()
+		st.End("visual changes: ours %d, SVGO %d; %d renders so far", len(row.OursChanged), len(row.SVGOChanged), stats.Renders)
+		save("visual " + c.Name)
 	}
-	work := filepath.Join(cfg.cache, "build")
-	src1 := filepath.Join(work, "src-1x")
-	slugs, err := writeSimpleIconsSource(modules, src1, 1)
-	if err != nil {
-		return nil, err
-	}
-	logf("build: %d logos; timing %d clean builds, cp -r, no-op and one-change rebuilds", len(slugs), cfg.runs)
-	one, err := benchBuild(bin, src1, filepath.Join(work, "out-1x"), cfg.runs, slugs, true)
-	if err != nil {
-		return nil, err
-	}
-	src4 := filepath.Join(work, "src-4x")
-	slugs4, err := writeSimpleIconsSource(modules, src4, 4)
-	if err != nil {
-		return nil, err
-	}
-	logf("build: %d logos (4x); timing %d clean builds", len(slugs4), cfg.runs)
-	four, err := benchBuild(bin, src4, filepath.Join(work, "out-4x"), cfg.runs, slugs4, false)
-	if err != nil {
-		return nil, err
-	}
-	os.RemoveAll(src4)
-	b := &BuildRow{
-		Logos: one.Logos, Files: one.Files,
-		Full: secs(one.Full), Copy: secs(one.Copy), NoOp: secs(one.NoOp), OneChange: secs(one.OneChange),
-		PeakRSSMB:      mb(maxRSS(one.Full, one.NoOp, one.OneChange)),
-		IncrementalOK:  one.Identical,
-		IncrementalDif: one.IdenticalAt,
-		Logos4x:        four.Logos,
-		Full4x:         secs(four.Full),
-		PeakRSS4xMB:    mb(maxRSS(four.Full)),
-	}
-	b.CopyRatio = b.Full / b.Copy
-	b.NoOpRatio = b.NoOp / b.Full
-	b.OneChangeRatio = b.OneChange / b.Full
-	b.TimeRatio4x = b.Full4x / b.Full
-	b.RSSRatio4x = b.PeakRSS4xMB / b.PeakRSSMB
-	return b, nil
+	// A run over every corpus knows every entry still of use.
+	return cache.close(cfg.sample == 0 && len(corpora) == len(corpusSpecs))
 }
 
 // Results is bench/results.json.
 type Results struct {
-	Date          string            `json:"date"`
-	Machine       string            `json:"machine"`
-	Versions      map[string]string `json:"versions"`
-	Corpora       []CorpusRow       `json:"corpora"`
-	Build         *BuildRow         `json:"build,omitempty"`
-	Goals         []Goal            `json:"goals"`
-	RenderSeconds float64           `json:"render_seconds"`
-	TotalSeconds  float64           `json:"total_seconds"`
+	Date        string            `json:"date"`
+	Machine     string            `json:"machine"`
+	Versions    map[string]string `json:"versions"`
+	Mode        string            `json:"mode"` // full or quick
+	Sample      string            `json:"sample,omitempty"`
+	Runs        int               `json:"runs"` // medians of
+	LoadStart   string            `json:"load_average_start"`
+	LoadEnd     string            `json:"load_average_end"`
+	Steps       []Step            `json:"steps"` // done, in order
+	Interrupted bool              `json:"interrupted,omitempty"`
+	Error       string            `json:"error,omitempty"`
+	Corpora     []CorpusRow       `json:"corpora"`
+	Render      *renderStats      `json:"render,omitempty"`
+	Build       *BuildRow         `json:"build,omitempty"`
+	Goals       []Goal            `json:"goals"`
+	Seconds     float64           `json:"total_seconds"`
+}
+
+// Step is one finished step of a run and how long it took.
+type Step struct {
+	Name    string  `json:"step"`
+	Seconds float64 `json:"seconds"`
+}
+
+func (r *Results) finish(start time.Time) {
+	r.Seconds = time.Since(start).Seconds()
+	r.LoadEnd = loadAverage()
+	r.Goals = goals(r)
+}
+
+func writeResults(file string, r *Results) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(file, append(data, '\n'))
 }
 
 // CorpusRow is one corpus: bytes, visual changes and optimiser speed.
@@ -225,34 +308,64 @@ type CorpusRow struct {
 	SVGOErrors   []string   `json:"svgo_errors,omitempty"`
 }
 
-// BuildRow is the build timing of simple-icons as logo folders, in seconds
-// (medians) and megabytes.
+// BuildRow is the build of simple-icons (or of the sample) as logo
+// folders: medians of runs in seconds, ratios, megabytes. A zero is a
+// figure not measured (the run was interrupted first).
 type BuildRow struct {
-	Logos          int     `json:"logos"`
-	Files          int     `json:"files"`
-	Full           float64 `json:"full_build_seconds"`
-	Copy           float64 `json:"cp_r_seconds"`
-	CopyRatio      float64 `json:"full_build_over_cp_r"`
-	NoOp           float64 `json:"noop_rebuild_seconds"`
-	NoOpRatio      float64 `json:"noop_over_full"`
-	OneChange      float64 `json:"one_change_rebuild_seconds"`
-	OneChangeRatio float64 `json:"one_change_over_full"`
-	IncrementalOK  bool    `json:"rebuild_equals_clean_build"`
-	IncrementalDif string  `json:"rebuild_first_difference,omitempty"`
-	PeakRSSMB      float64 `json:"peak_rss_mb"`
-	Logos4x        int     `json:"logos_4x"`
-	Full4x         float64 `json:"full_build_4x_seconds"`
-	PeakRSS4xMB    float64 `json:"peak_rss_4x_mb"`
-	TimeRatio4x    float64 `json:"time_ratio_4x"`
-	RSSRatio4x     float64 `json:"rss_ratio_4x"`
+	Logos               int       `json:"logos"`
+	Files               int       `json:"files"`
+	Runs                int       `json:"runs"`
+	Clean               float64   `json:"clean_build_seconds"`
+	CleanRuns           []float64 `json:"clean_build_runs"`
+	Copy                float64   `json:"cp_r_seconds"`
+	CopyRatio           float64   `json:"clean_build_over_cp_r"`
+	NoOp                float64   `json:"noop_rebuild_seconds"`
+	NoOpRuns            []float64 `json:"noop_rebuild_runs"`
+	NoOpRatio           float64   `json:"noop_over_clean"`
+	NoOpUnchanged       string    `json:"noop_tree_against_clean,omitempty"` // "identical" or where it differs
+	OneChangeFirst      float64   `json:"one_change_first_seconds"`
+	OneChangeFirstRatio float64   `json:"one_change_first_over_clean"`
+	OneChange           float64   `json:"one_change_rebuild_seconds"` // median of the runs after the first
+	OneChangeRuns       []float64 `json:"one_change_rebuild_runs"`    // the first included
+	OneChangeRatio      float64   `json:"one_change_over_clean"`
+	RebuildEqualsClean  string    `json:"rebuild_against_clean,omitempty"` // "identical" or where it differs
+	PeakRSSMB           float64   `json:"peak_rss_mb"`
+	X4                  *ScaleRow `json:"x4,omitempty"`
+	Scale               *ScaleRow `json:"scale,omitempty"`
 }
 
-// Goal is one goal of issue 6 and whether this run met it.
+// ScaleRow is a clean build of copies × the logos, against one copy.
+type ScaleRow struct {
+	Copies       int       `json:"copies"`
+	Logos        int       `json:"logos"`
+	Files        int       `json:"files"`
+	Seconds      float64   `json:"clean_build_seconds"`
+	Runs         []float64 `json:"clean_build_runs"`
+	PeakRSSMB    float64   `json:"peak_rss_mb"`
+	TimeRatio    float64   `json:"time_over_1x"`
+	PerLogoRatio float64   `json:"time_per_logo_over_1x"` // 1: linear
+	RSSRatio     float64   `json:"rss_over_1x"`           // 1: flat
+	Error        string    `json:"error,omitempty"`
+}
+
+// Goal is one goal of issue 13 and whether this run met it.
 type Goal struct {
 	Goal string `json:"goal"`
 	Met  bool   `json:"met"`
 	Got  string `json:"got"`
 }
+
+// The goals of issue 13.
+const (
+	goalCopyRatio   = 1.5  // clean build / cp -r
+	goalNoOp        = 0.05 // of a clean build
+	goalOneChange   = 0.05
+	goalRSSMB       = 150 // at 3,470 logos
+	goalRSSGrowth   = 1.3 // peak RSS of N copies / 1 copy
+	goalLinear      = 1.2 // time per logo of N copies / 1 copy: linear, give or take the noise of a shared machine
+	goalFullMinutes = 10  // a first full run
+	goalQuickMinute = 2   // -quick
+)
 
 func goals(r *Results) []Goal {
 	var g []Goal
@@ -260,45 +373,118 @@ func goals(r *Results) []Goal {
 		g = append(g, Goal{goal, met, fmt.Sprintf(format, args...)})
 	}
 	for _, c := range r.Corpora {
-		add("1. bytes <= SVGO, "+c.Corpus, c.Ratio <= 1 && c.GzipRatio <= 1, "raw %.3f, gzip %.3f", c.Ratio, c.GzipRatio)
+		add("SVG bytes <= SVGO's, raw and gzip, "+c.Corpus, c.Ratio <= 1 && c.GzipRatio <= 1, "raw %.3f, gzip %.3f", c.Ratio, c.GzipRatio)
 		if c.Rendered {
-			add("2. zero visual changes, "+c.Corpus, len(c.OursChanged) == 0, "ours %d, SVGO %d", len(c.OursChanged), len(c.SVGOChanged))
+			add("zero visual changes, "+c.Corpus, len(c.OursChanged) == 0, "ours %d, SVGO %d", len(c.OursChanged), len(c.SVGOChanged))
 		}
 	}
 	if b := r.Build; b != nil {
-		add("3. full build <= 1.5x cp -r", b.CopyRatio <= 1.5, "%.2fs vs %.2fs: %.1fx", b.Full, b.Copy, b.CopyRatio)
-		for _, c := range r.Corpora {
-			if c.Corpus == "simple-icons" {
-				add("3. full build >= 3x faster than SVGO CLI", c.SVGOSeconds >= 3*b.Full, "%.2fs vs %.2fs: %.1fx", b.Full, c.SVGOSeconds, c.SVGOSeconds/b.Full)
-			}
+		if b.Copy > 0 {
+			add(fmt.Sprintf("clean build <= %gx cp -r of its output", goalCopyRatio), b.CopyRatio <= goalCopyRatio,
+				"%.2fs vs %.2fs: %.2fx", b.Clean, b.Copy, b.CopyRatio)
 		}
-		add("4. no-op rebuild <= 10% of full", b.NoOpRatio <= 0.10, "%.0f%%", 100*b.NoOpRatio)
-		add("4. one-change rebuild <= 20% of full", b.OneChangeRatio <= 0.20, "%.0f%%", 100*b.OneChangeRatio)
-		add("4. rebuild output == clean build", b.IncrementalOK, "%v %s", b.IncrementalOK, b.IncrementalDif)
-		add("5. peak RSS <= 200 MB", b.PeakRSSMB <= 200, "%.0f MB", b.PeakRSSMB)
-		add("5. 4x corpus grows at most linearly", b.TimeRatio4x <= 4 && b.RSSRatio4x <= 4, "time %.2fx, RSS %.2fx", b.TimeRatio4x, b.RSSRatio4x)
+		if b.NoOp > 0 {
+			add(fmt.Sprintf("no-op rebuild <= %.0f%% of a clean build", 100*goalNoOp), b.NoOpRatio <= goalNoOp,
+				"%.2fs: %.1f%%", b.NoOp, 100*b.NoOpRatio)
+			add("no-op rebuild leaves the tree as it was", b.NoOpUnchanged == "identical", "%s", b.NoOpUnchanged)
+		}
+		if b.OneChange > 0 {
+			add(fmt.Sprintf("one-change rebuild <= %.0f%% of a clean build", 100*goalOneChange), b.OneChangeRatio <= goalOneChange,
+				"%.2fs: %.1f%% (median of %d after the first; the first %.2fs: %.1f%%)",
+				b.OneChange, 100*b.OneChangeRatio, len(b.OneChangeRuns)-1, b.OneChangeFirst, 100*b.OneChangeFirstRatio)
+			add("a rebuild's output equals a clean build's, file by file", b.RebuildEqualsClean == "identical", "%s", b.RebuildEqualsClean)
+		}
+		if b.Clean > 0 {
+			goal := fmt.Sprintf("peak RSS <= %d MB at 3,470 logos", goalRSSMB)
+			if r.Mode == "quick" {
+				goal += fmt.Sprintf(" (here %d)", b.Logos)
+			}
+			add(goal, b.PeakRSSMB <= goalRSSMB, "%.0f MB", b.PeakRSSMB)
+		}
+		for _, s := range []*ScaleRow{b.X4, b.Scale} {
+			if s == nil {
+				continue
+			}
+			name := fmt.Sprintf("%dx (%d logos)", s.Copies, s.Logos)
+			if s.Error != "" {
+				add(name+": builds", false, "%s", s.Error)
+				continue
+			}
+			if s.Seconds == 0 {
+				continue
+			}
+			add(fmt.Sprintf("%s: peak RSS <= %gx the 1x figure", name, goalRSSGrowth), s.RSSRatio <= goalRSSGrowth,
+				"%.0f MB vs %.0f MB: %.2fx", s.PeakRSSMB, b.PeakRSSMB, s.RSSRatio)
+			add(fmt.Sprintf("%s: time linear (time per logo <= %gx the 1x figure)", name, goalLinear), s.PerLogoRatio <= goalLinear,
+				"%.1fs vs %.2fs: %.2fx the time for %dx the logos, %.2fx per logo", s.Seconds, b.Clean, s.TimeRatio, s.Copies, s.PerLogoRatio)
+		}
+	}
+	// The run's own time, for a run of every step and no scale run.
+	complete := !r.Interrupted && r.Error == "" && (r.Build == nil || r.Build.Scale == nil)
+	if complete && r.Mode == "quick" {
+		add(fmt.Sprintf("make bench QUICK=1 <= %d minutes", goalQuickMinute), r.Seconds <= 60*goalQuickMinute, "%s", roundDuration(time.Duration(r.Seconds*float64(time.Second))))
+	} else if complete && len(r.Corpora) == len(corpusSpecs) && r.Render != nil && r.Build != nil {
+		add(fmt.Sprintf("make bench <= %d minutes on a first run", goalFullMinutes), r.Seconds <= 60*goalFullMinutes,
+			"%s, %d renders (%d comparisons from the cache)", roundDuration(time.Duration(r.Seconds*float64(time.Second))), r.Render.Renders, r.Render.Cached)
 	}
 	return g
 }
 
 func printTable(w io.Writer, r *Results) {
-	fmt.Fprintf(w, "logoindex bench, %s, %s\n\n", r.Date, r.Machine)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "corpus\tfiles\tsource B\tSVGO B\tour B\tratio\tgzip ratio\tvisual ours/SVGO\tour opt s\tSVGO s\tfull build s\tcp -r s\tratio\tno-op s\tone-change s\tpeak RSS MB\t4x time\t4x RSS\t")
-	for _, c := range r.Corpora {
-		visual := "-"
-		if c.Rendered {
-			visual = fmt.Sprintf("%d/%d", len(c.OursChanged), len(c.SVGOChanged))
-		}
-		build := "-\t-\t-\t-\t-\t-\t-\t-"
-		if b := r.Build; b != nil && c.Corpus == "simple-icons" {
-			build = fmt.Sprintf("%.2f\t%.2f\t%.1fx\t%.2f (%.0f%%)\t%.2f (%.0f%%)\t%.0f\t%.2fx\t%.2fx",
-				b.Full, b.Copy, b.CopyRatio, b.NoOp, 100*b.NoOpRatio, b.OneChange, 100*b.OneChangeRatio, b.PeakRSSMB, b.TimeRatio4x, b.RSSRatio4x)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t%.3f\t%s\t%.2f\t%.2f\t%s\t\n",
-			c.Corpus, c.Files, c.Source.Raw, c.SVGO.Raw, c.Ours.Raw, c.Ratio, c.GzipRatio, visual, c.OursSeconds, c.SVGOSeconds, build)
+	fmt.Fprintf(w, "\nlogoindex bench, %s, %s\n", r.Date, r.Machine)
+	if r.Sample != "" {
+		fmt.Fprintf(w, "quick run: %s\n", r.Sample)
 	}
-	tw.Flush()
+	fmt.Fprintf(w, "load average (1, 5, 15 min): %s at the start, %s at the end; medians of %d runs\n", r.LoadStart, r.LoadEnd, r.Runs)
+	if r.Interrupted {
+		fmt.Fprintln(w, "INTERRUPTED: the figures measured before Ctrl-C")
+	}
+	if r.Error != "" {
+		fmt.Fprintf(w, "FAILED: %s\n", firstLine(r.Error))
+	}
+	if len(r.Corpora) > 0 {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "corpus\tfiles\tsource B\tSVGO B\tour B\tratio\tgzip ratio\tvisual ours/SVGO\tour opt s\tSVGO s\t")
+		for _, c := range r.Corpora {
+			visual := "-"
+			if c.Rendered {
+				visual = fmt.Sprintf("%d/%d", len(c.OursChanged), len(c.SVGOChanged))
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t%.3f\t%s\t%.2f\t%.2f\t\n",
+				c.Corpus, c.Files, c.Source.Raw, c.SVGO.Raw, c.Ours.Raw, c.Ratio, c.GzipRatio, visual, c.OursSeconds, c.SVGOSeconds)
+		}
+		tw.Flush()
+	}
+	if s := r.Render; s != nil {
+		fmt.Fprintf(w, "\nrenders: %d this run, %d comparisons from the cache, %d outputs equal to their source; %s; %.0fs\n",
+			s.Renders, s.Cached, s.Identical, s.Renderer, s.Seconds)
+	}
+	if b := r.Build; b != nil && b.Clean > 0 {
+		fmt.Fprintf(w, "\nbuild of %d logos (%d files)\n", b.Logos, b.Files)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		line := func(name string, secs float64, format string, args ...any) {
+			if secs > 0 {
+				fmt.Fprintf(tw, "  %s\t%7.2fs\t%s\n", name, secs, fmt.Sprintf(format, args...))
+			}
+		}
+		line("clean build", b.Clean, "peak RSS %.0f MB", b.PeakRSSMB)
+		line("cp -r of its output", b.Copy, "clean build / cp -r: %.2fx", b.CopyRatio)
+		line("no-op rebuild", b.NoOp, "%.1f%% of a clean build; tree %s", 100*b.NoOpRatio, b.NoOpUnchanged)
+		line("one change, first rebuild", b.OneChangeFirst, "%.1f%%", 100*b.OneChangeFirstRatio)
+		line("one change, the next ones", b.OneChange, "%.1f%%; output against a clean build: %s", 100*b.OneChangeRatio, b.RebuildEqualsClean)
+		for _, s := range []*ScaleRow{b.X4, b.Scale} {
+			switch {
+			case s == nil:
+			case s.Error != "":
+				fmt.Fprintf(tw, "  %dx: %d logos\t\t%s\n", s.Copies, s.Logos, s.Error)
+			default:
+				line(fmt.Sprintf("%dx: %d logos, %d files", s.Copies, s.Logos, s.Files), s.Seconds,
+					"%.2fx the time (%.2fx per logo), peak RSS %.0f MB (%.2fx)", s.TimeRatio, s.PerLogoRatio, s.PeakRSSMB, s.RSSRatio)
+			}
+		}
+		tw.Flush()
+	}
 	fmt.Fprintln(w)
 	for _, g := range r.Goals {
 		mark := "MET    "
@@ -307,28 +493,12 @@ func printTable(w io.Writer, r *Results) {
 		}
 		fmt.Fprintf(w, "%s %s: %s\n", mark, g.Goal, g.Got)
 	}
-	fmt.Fprintf(w, "\nrendering took %.0fs; the whole run %.0fs\n", r.RenderSeconds, r.TotalSeconds)
-}
-
-func secs(rs []run) float64 {
-	ds := make([]time.Duration, len(rs))
-	for i, r := range rs {
-		ds[i] = r.Wall
+	var steps []string
+	for _, s := range r.Steps {
+		steps = append(steps, fmt.Sprintf("%s %s", s.Name, roundDuration(time.Duration(s.Seconds*float64(time.Second)))))
 	}
-	return median(ds).Seconds()
+	fmt.Fprintf(w, "\nsteps: %s\nthe whole run: %s\n", strings.Join(steps, ", "), roundDuration(time.Duration(r.Seconds*float64(time.Second))))
 }
-
-func maxRSS(groups ...[]run) int64 {
-	var m int64
-	for _, g := range groups {
-		for _, r := range g {
-			m = max(m, r.MaxRSS)
-		}
-	}
-	return m
-}
-
-func mb(b int64) float64 { return float64(b) / (1 << 20) }
 
 // machine describes this machine: CPU model, cores and memory.
 func machine() string {

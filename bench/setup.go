@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -24,29 +25,31 @@ func defaultCache() string {
 }
 
 // ensureRsvg installs librsvg2-bin when rsvg-convert is missing, as CI does.
-func ensureRsvg() error {
+func ensureRsvg(ctx context.Context) error {
 	if _, err := exec.LookPath("rsvg-convert"); err == nil {
 		return nil
 	}
 	if os.Geteuid() != 0 {
 		return errors.New("rsvg-convert is missing: install Debian's librsvg2-bin (apt-get install librsvg2-bin)")
 	}
-	logf("installing librsvg2-bin for rsvg-convert")
+	st := startStage("install librsvg2-bin (rsvg-convert)", -1)
 	env := append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
 	for _, args := range [][]string{{"update", "-qq"}, {"install", "-y", "-qq", "--no-install-recommends", "librsvg2-bin"}} {
-		cmd := exec.Command("apt-get", args...)
-		cmd.Env, cmd.Stdout, cmd.Stderr = env, os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
+		cmd := exec.CommandContext(ctx, "apt-get", args...)
+		cmd.Env = env
+		if err := runQuiet(cmd); err != nil {
+			st.End("failed")
 			return fmt.Errorf("apt-get %s: %w", args[0], err)
 		}
 	}
+	st.End("installed")
 	_, err := exec.LookPath("rsvg-convert")
 	return err
 }
 
 // ensureNodeModules installs the pinned SVGO and corpora into cache with
 // npm ci, unless the lock file installed there is already the repository's.
-func ensureNodeModules(repo, cache string) error {
+func ensureNodeModules(ctx context.Context, repo, cache string) error {
 	lock, err := os.ReadFile(filepath.Join(repo, "bench", "package-lock.json"))
 	if err != nil {
 		return err
@@ -62,7 +65,6 @@ func ensureNodeModules(repo, cache string) error {
 	if _, err := exec.LookPath("npm"); err != nil {
 		return errors.New("npm is missing: install Node.js 20 with npm")
 	}
-	logf("installing SVGO and the corpora with npm ci into %s", cache)
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return err
 	}
@@ -72,25 +74,37 @@ func ensureNodeModules(repo, cache string) error {
 	if err := os.WriteFile(filepath.Join(cache, "package-lock.json"), lock, 0o644); err != nil {
 		return err
 	}
-	cmd := exec.Command("npm", "ci", "--prefix", cache, "--no-audit", "--no-fund", "--ignore-scripts")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
+	st := startStage("npm ci: SVGO and the corpora into "+cache, -1)
+	cmd := exec.CommandContext(ctx, "npm", "ci", "--prefix", cache, "--no-audit", "--no-fund", "--ignore-scripts")
+	if err := runQuiet(cmd); err != nil {
+		st.End("failed")
 		return fmt.Errorf("npm ci: %w", err)
 	}
+	st.End("installed")
 	return os.WriteFile(stamp, lock, 0o644)
 }
 
 // buildBinary compiles the real logoindex command into the cache.
-func buildBinary(repo, cache string) (string, error) {
+func buildBinary(ctx context.Context, repo, cache string) (string, error) {
 	bin := filepath.Join(cache, "bin", "logoindex")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/logoindex")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = repo, os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
+	st := startStage("go build ./cmd/logoindex", -1)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/logoindex")
+	cmd.Dir = repo
+	if err := runQuiet(cmd); err != nil {
+		st.End("failed")
 		return "", fmt.Errorf("go build: %w", err)
 	}
+	st.End("built %s", bin)
 	return bin, nil
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+// runQuiet runs cmd with its output kept, and shows the output only when
+// it fails (a bar is drawing meanwhile).
+func runQuiet(cmd *exec.Cmd) error {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%w\n%s", err, tail(out.String(), 4000))
+	}
+	return nil
 }
