@@ -27,6 +27,13 @@ type TreeOptions struct {
 	// FailOnWarnings fails the build, writing nothing, when there are
 	// warnings (build -strict).
 	FailOnWarnings bool
+	// Memo, when set, carries the cache from one build to the next in
+	// memory instead of through CacheFile (which Memo.Save writes).
+	Memo *Memo
+	// Changed, with a Memo that holds a build, names the logo folders
+	// that may have changed since (from a file watcher); the others are
+	// reused without a stat. Nil means any may have.
+	Changed map[string]bool
 }
 
 // DefaultCachePath is where build keeps its cache for the output folder
@@ -86,11 +93,14 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	defer out.unlock()
 
 	b := &treeBuild{ctx: ctx, src: src, opts: opts, r: r, out: out}
-	b.cached = opts.CacheFile != "" && opts.Render.Templates == nil
+	b.cached = (opts.CacheFile != "" || opts.Memo != nil) && opts.Render.Templates == nil
 	if b.cached {
 		b.program = programID()
-		b.settings = fmt.Sprintf("%q %q %q", opts.Dir, r.base, r.installTmpl)
-		b.old = readTreeCache(opts.CacheFile, b.program, b.settings)
+		if m := opts.Memo; m != nil && m.cache != nil && m.out == out.dir {
+			b.old, b.trusted = m.cache, true
+		} else if opts.CacheFile != "" {
+			b.old = readTreeCache(opts.CacheFile, b.program)
+		}
 	}
 	if err := b.openTrees(); err != nil {
 		return nil, err
@@ -104,6 +114,16 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		b.catNames[c.Slug] = c.Name
 	}
 	probs = append(probs, b.cs.probs...)
+	// A logo's checks and page depend on the categories, the flags and
+	// the program besides its own files: a change to any redoes all.
+	var catData []byte
+	if cats != nil {
+		catData = cats.Data
+	}
+	b.settings = fmt.Sprintf("%q %q %q %x", opts.Dir, r.base, r.installTmpl, hashOf(catData))
+	if b.old != nil && (b.old.Program != b.program || b.old.Settings != b.settings) {
+		b.old.Logos, b.old.Collection, b.old.CollectionFiles = nil, hash{}, nil
+	}
 
 	// Phase one: every logo, from the cache or computed; computed files
 	// go into the standby at once.
@@ -199,9 +219,12 @@ type treeBuild struct {
 	cs       *categorySet
 	catNames map[string]string
 
-	cached            bool       // a cache file is read and written
+	cached            bool       // a cache file or memo is read and written
 	program, settings string     // what the cache's logos are valid for
 	old               *treeCache // the cache as the last build left it; nil when none
+	// trusted is set when old comes from a Memo: this process wrote the
+	// trees it describes, so their files are not checked by stat.
+	trusted bool
 	// live is the tree at dir; standby the one being made, which becomes
 	// live at the swap. Without a cache the standby is a new temporary
 	// folder and the old tree is removed after the swap.
@@ -240,9 +263,17 @@ func (b *treeBuild) failed() error {
 // logo builds one logo: from the cache when its sources did not change,
 // else by checking, optimising and rendering it into the standby.
 func (b *treeBuild) logo(slug string) *builtLogo {
+	if b.old == nil {
+		return b.compute(slug, statInputs(b.src, slug))
+	}
+	c := b.old.Logos[slug]
+	if c != nil && b.trusted && b.opts.Changed != nil && !b.opts.Changed[slug] {
+		// The watcher saw nothing change in this folder.
+		return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, inputs: c.Inputs, files: c.Files}
+	}
 	inputs := statInputs(b.src, slug)
-	if b.old != nil && inputs != nil {
-		if c := b.old.Logos[slug]; c != nil {
+	if inputs != nil {
+		if c != nil {
 			if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
 				return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, inputs: in, files: c.Files}
 			}
@@ -412,7 +443,7 @@ func (b *treeBuild) upToDate(digest hash) bool {
 		}
 		n += len(l.files)
 	}
-	return n == len(b.live.rec.Files) && len(b.live.changedDirs()) == 0
+	return n == len(b.live.rec.Files) && (b.trusted || len(b.live.changedDirs()) == 0)
 }
 
 // prune removes from the standby the files of the last build this one does
@@ -438,6 +469,7 @@ func (b *treeBuild) prune() error {
 		}
 		delete(s.rec.Files, name)
 		dirs = append(dirs, path.Dir(name))
+		s.touch(path.Dir(name))
 	}
 	// Longest first, so a folder goes before its parent.
 	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
@@ -447,6 +479,8 @@ func (b *treeBuild) prune() error {
 				break // not empty, or gone already
 			}
 			delete(s.rec.Dirs, d)
+			delete(s.touched, d)
+			s.touch(path.Dir(d))
 		}
 	}
 	return nil
@@ -517,6 +551,9 @@ func (b *treeBuild) openTrees() error {
 	if b.live, err = openTree(b.out.dir, b.old); err != nil {
 		return err
 	}
+	if b.live != nil {
+		b.live.trusted = b.trusted
+	}
 	if !b.cached {
 		dir, err := os.MkdirTemp(b.out.parent, "."+b.out.base+"-tmp-")
 		if err != nil {
@@ -529,7 +566,13 @@ func (b *treeBuild) openTrees() error {
 	if b.standby, err = openTree(dir, b.old); err != nil {
 		return err
 	}
+	if b.standby != nil {
+		b.standby.trusted = b.trusted
+	}
 	if s := b.standby; s != nil && s.rec != nil {
+		if b.trusted {
+			return nil
+		}
 		if err := s.clean(); err == nil {
 			return nil
 		}
@@ -565,5 +608,26 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 			c.Trees = append(c.Trees, t.rec)
 		}
 	}
+	if m := b.opts.Memo; m != nil {
+		m.cache, m.out, m.file = c, b.out.dir, b.opts.CacheFile
+		return nil
+	}
 	return writeTreeCache(b.opts.CacheFile, c)
+}
+
+// Memo keeps what a build knows in memory for the next build of the same
+// output in the same process (serve -watch): the cache is not read from
+// its file, and the trees this process wrote are trusted without a stat
+// of each file. A Memo is not safe for concurrent builds.
+type Memo struct {
+	cache     *treeCache
+	out, file string
+}
+
+// Save writes the memo's cache to the cache file, for the next process.
+func (m *Memo) Save() error {
+	if m.cache == nil || m.file == "" {
+		return nil
+	}
+	return writeTreeCache(m.file, m.cache)
 }

@@ -130,6 +130,9 @@ func TestBuildTreeRebuilds(t *testing.T) {
 		{name: "changed back", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub Inc", "name: GitHub")
 		}, computed: 1},
+		{name: "a category renamed", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(src, "categories.yaml"), "name: Developer tools", "name: Developer tooling")
+		}, computed: -1},
 		{name: "a live file edited", edit: func(t *testing.T, src, out string) {
 			writeFile(t, filepath.Join(out, "logos/github/icon.svg"), []byte("<svg/>"))
 		}},
@@ -268,5 +271,54 @@ func TestBuildTreeStrict(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a build failed by its warnings wrote %s", out)
+	}
+}
+
+// TestBuildTreeMemo rebuilds through a Memo with the watcher's hints, as
+// serve -watch does, and checks each tree against a build from scratch.
+func TestBuildTreeMemo(t *testing.T) {
+	src := copyDir(t, "../source-logos")
+	out := filepath.Join(t.TempDir(), "dist")
+	memo := &Memo{}
+	opts := TreeOptions{Options: Options{Render: RenderOptions{BaseURL: "https://logos.example"}}, CacheFile: DefaultCachePath(out), Memo: memo}
+	for _, step := range []struct {
+		name     string
+		edit     func()
+		changed  map[string]bool
+		computed int
+	}{
+		{"first build", nil, nil, 72},
+		{"one logo edited", func() { editFile(t, filepath.Join(src, "github/logo.yaml"), "name: GitHub", "name: GitHub Inc") }, map[string]bool{"github": true}, 1},
+		{"a logo added", func() {
+			if err := os.CopyFS(filepath.Join(src, "docker-two"), os.DirFS(filepath.Join(src, "docker"))); err != nil {
+				t.Fatal(err)
+			}
+			editFile(t, filepath.Join(src, "docker-two/logo.yaml"), "name: Docker", "name: Docker Two\ncomponent: DockerTwoIcon")
+		}, map[string]bool{"docker-two": true}, 1},
+		{"a logo removed", func() { os.RemoveAll(filepath.Join(src, "docker-two")) }, map[string]bool{"docker-two": true}, 0},
+		{"nothing", nil, map[string]bool{}, 0},
+	} {
+		if step.edit != nil {
+			step.edit()
+		}
+		opts.Changed = step.changed
+		res, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+			t.Errorf("%s: tree differs from a build from scratch:\n%s", step.name, diff)
+		}
+		if res.Computed != step.computed {
+			t.Errorf("%s: computed %d logos, want %d", step.name, res.Computed, step.computed)
+		}
+	}
+	// The memo's cache, saved, serves the next process: nothing to do.
+	if err := memo.Save(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := BuildTree(context.Background(), os.DirFS(src), out, TreeOptions{Options: opts.Options, CacheFile: opts.CacheFile})
+	if err != nil || !res.UpToDate {
+		t.Errorf("build after the memo was saved: %+v, %v; want up to date", res, err)
 	}
 }

@@ -92,8 +92,8 @@ type fileState struct {
 }
 
 // readTreeCache reads the cache file; a missing, damaged or foreign file
-// gives nil. The logos are dropped when the program or settings changed.
-func readTreeCache(name, program, settings string) *treeCache {
+// gives nil. The logos are dropped when the program changed.
+func readTreeCache(name, program string) *treeCache {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil
@@ -103,7 +103,7 @@ func readTreeCache(name, program, settings string) *treeCache {
 	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&c); err != nil || c.Format != cacheFormat {
 		return nil
 	}
-	if c.Program != program || c.Settings != settings {
+	if c.Program != program {
 		c.Logos, c.Collection, c.CollectionFiles = nil, hash{}, nil
 	}
 	return &c
@@ -220,8 +220,13 @@ type tree struct {
 	// unknown, and then nothing in it is trusted.
 	rec *treeRecord
 
-	mu   sync.Mutex // guards rec.Files and made
-	made map[string]bool
+	// trusted: this process wrote the tree and nothing else is expected
+	// to change it (a Memo), so holds believes the record without a stat.
+	trusted bool
+
+	mu      sync.Mutex // guards rec.Files, made and touched
+	made    map[string]bool
+	touched map[string]bool // folders whose entries this build changed
 }
 
 // openTree looks dir up in the cache's records. It returns nil when dir
@@ -263,6 +268,9 @@ func (t *tree) holds(name string, h hash) bool {
 	if !ok || st.Hash != h {
 		return false
 	}
+	if t.trusted {
+		return true
+	}
 	info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name)))
 	return err == nil && info.Mode().IsRegular() && st == stateOf(info, h)
 }
@@ -279,8 +287,18 @@ func (t *tree) record(name string, h hash) error {
 	}
 	t.mu.Lock()
 	t.rec.Files[name] = stateOf(info, h)
+	t.touch(path.Dir(name))
 	t.mu.Unlock()
 	return nil
+}
+
+// touch notes that the entries of folder d (and so its mtime) changed;
+// t.mu is held.
+func (t *tree) touch(d string) {
+	if t.touched == nil {
+		t.touched = map[string]bool{}
+	}
+	t.touched[d] = true
 }
 
 // mkdirs makes the folder d of the tree, with its parents.
@@ -297,6 +315,7 @@ func (t *tree) mkdirs(d string) error {
 	t.mu.Lock()
 	for ; d != "."; d = path.Dir(d) {
 		t.made[d] = true
+		t.touch(path.Dir(d)) // it may have made d
 	}
 	t.mu.Unlock()
 	return nil
@@ -338,13 +357,22 @@ func (t *tree) clean() error {
 				return err
 			}
 		}
+		t.touch(d)
 	}
 	return nil
 }
 
-// recordDirs records the mtime of every folder the tree's files are in.
+// recordDirs records the mtime of every folder the tree's files are in:
+// all of them when the record has none, else those this build changed
+// and any new ones.
 func (t *tree) recordDirs() error {
-	t.rec.Dirs = map[string]int64{}
+	if t.rec.Dirs == nil {
+		t.rec.Dirs = map[string]int64{}
+	}
+	for d := range t.touched {
+		delete(t.rec.Dirs, d)
+	}
+	delete(t.rec.Dirs, ".") // the swap may change the root's mtime
 	for name := range t.rec.Files {
 		for d := path.Dir(name); ; d = path.Dir(d) {
 			if _, ok := t.rec.Dirs[d]; ok {

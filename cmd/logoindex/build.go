@@ -102,12 +102,15 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := a.validate(); err != nil {
 		return err
 	}
-	return writeBuild(ctx, a.buildFlags, a.out, stdout, stderr)
+	return writeBuild(ctx, a.buildFlags, a.out, nil, nil, stdout, stderr)
 }
 
 // writeBuild builds the sources into out, printing problems to stderr and
 // a summary to stdout. On any problem out is left as it was.
-func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr io.Writer) error {
+//
+// serve -watch passes a memo, which carries the cache from one build to
+// the next, and the logo folders its file events saw change (nil: any).
+func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.Memo, changed map[string]bool, stdout, stderr io.Writer) error {
 	start := time.Now()
 	src, err := openSource(bf.sourceFlags)
 	if err != nil {
@@ -123,6 +126,7 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr i
 	// The cache only saves time: a build without it writes the same bytes.
 	if !bf.noCache {
 		opts.CacheFile = generator.DefaultCachePath(out)
+		opts.Memo, opts.Changed = memo, changed
 	}
 	res, err := generator.BuildTree(ctx, src.FS(), out, opts)
 	var warnings generator.ProblemList

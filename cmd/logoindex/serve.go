@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"logoindex/generator"
 	"logoindex/internal/preview"
 )
 
@@ -31,7 +32,7 @@ func serveFlagSet(stderr io.Writer) (*flag.FlagSet, *serveArgs) {
 	fs.StringVar(&a.dir, "dir", "dist", "`folder` to serve: the output of build")
 	fs.StringVar(&a.addr, "addr", "127.0.0.1:8080", "`address` to listen on; the default is reachable from this machine only")
 	fs.BoolVar(&a.watch, "watch", false, "build -dir from -src now and again whenever a source changes, and reload open pages")
-	fs.DurationVar(&a.interval, "interval", preview.DefaultInterval, "how often -watch looks at the sources")
+	fs.DurationVar(&a.interval, "interval", preview.DefaultInterval, "how often -watch looks at the sources where the system gives no file events")
 	fs.BoolVar(&a.logRequests, "log", false, "print one line per request")
 	a.bf.register(fs, "dir")
 	return fs, &a
@@ -119,14 +120,23 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // watchAndBuild builds dir from the sources now and after every change,
 // through the same writeBuild as the build command, and reloads the open
 // pages. A failed build prints its problems and leaves the last good tree
-// being served.
+// being served. Changes come from the system's file events, which name
+// the logo folders they touched, so a rebuild stats no other folder and
+// keeps its cache in memory; where there are none, the sources are polled
+// every interval.
 func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, live *preview.Live, stdout, stderr io.Writer) {
-	rebuild := func() {
-		err := writeBuild(ctx, bf, dir, stdout, stderr)
+	memo := &generator.Memo{}
+	rebuild := func(changed map[string]bool) {
+		err := writeBuild(ctx, bf, dir, memo, changed, stdout, stderr)
 		switch {
 		case ctx.Err() != nil:
 		case err == nil:
 			live.Reload()
+			// For the next process; after the reload, off the path
+			// from a save to the page.
+			if err := memo.Save(); err != nil {
+				fmt.Fprintf(stderr, "logoindex: could not save the build cache: %v\n", err)
+			}
 		default:
 			var ee *exitError
 			if !errors.As(err, &ee) || ee.msg != "" {
@@ -135,10 +145,17 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 			fmt.Fprintf(stderr, "logoindex: build failed; still serving the last good %s. Watching %s for changes.\n", dir, bf.src)
 		}
 	}
-	// Snapshot first, so an edit made during the first build is seen.
-	w := preview.NewWatcher(bf.src, interval)
-	rebuild()
-	w.Run(ctx, rebuild)
+	// Watch first, so an edit made during the first build is seen.
+	n, err := preview.NewNotifier(bf.src, 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "logoindex: no file events for %s (%v); looking for changes every %s\n", bf.src, err, interval)
+		w := preview.NewWatcher(bf.src, interval)
+		rebuild(nil)
+		w.Run(ctx, func() { rebuild(nil) })
+		return
+	}
+	rebuild(nil)
+	n.Run(ctx, rebuild)
 }
 
 // lockedWriter serialises writes from several goroutines.
