@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"logoindex/templates"
@@ -323,21 +324,25 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) (
 			SVG: r.variantURLs(l.Slug, l.Variants), Aliases: l.Aliases,
 		})
 	}
-	b, err := marshal(idx)
-	if err != nil {
+	// The three large files are made side by side: a rebuild after one
+	// change waits for them.
+	var (
+		wg              sync.WaitGroup
+		b               []byte
+		site            []OutFile
+		reg             OutFile
+		err, err1, err2 error
+	)
+	wg.Go(func() { site, err1 = r.site.collectionPages(idx.Categories, logos) })
+	wg.Go(func() { reg, err2 = registryIndex(logos, r.base) })
+	b, err = marshal(idx)
+	wg.Wait()
+	if err := errors.Join(err, err1, err2); err != nil {
 		return nil, err
 	}
 	files := []OutFile{{Name: "api/logos.json", Data: append(b, '\n')}}
 	files = append(files, r.assets...)
-	site, err := r.site.collectionPages(idx.Categories, logos)
-	if err != nil {
-		return nil, err
-	}
 	files = append(files, site...)
-	reg, err := registryIndex(logos, r.base)
-	if err != nil {
-		return nil, err
-	}
 	manifest, err := manifestFile(r.base)
 	if err != nil {
 		return nil, err

@@ -322,3 +322,33 @@ func TestBuildTreeMemo(t *testing.T) {
 		t.Errorf("build after the memo was saved: %+v, %v; want up to date", res, err)
 	}
 }
+
+// TestBuildTreeSlugClash: a slug whose files land on a collection file
+// (r/registry.json) fails a streamed build too, cached or not, and the
+// live tree stays as it was.
+func TestBuildTreeSlugClash(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	out := filepath.Join(t.TempDir(), "dist")
+	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	before := readTree(t, out)
+	if err := os.CopyFS(filepath.Join(src, "registry"), os.DirFS(filepath.Join(src, "acme"))); err != nil {
+		t.Fatal(err)
+	}
+	editFile(t, filepath.Join(src, "registry/logo.yaml"), "component: AcmeLogo", "component: RegistryIcon")
+	for _, cached := range []bool{true, false} {
+		o := opts
+		if !cached {
+			o.CacheFile = ""
+		}
+		_, err := BuildTree(context.Background(), os.DirFS(src), out, o)
+		if err == nil || !strings.Contains(err.Error(), `slug "registry" would write r/registry.json, which collides with the collection's r/registry.json`) {
+			t.Errorf("cache %v: error %v, want the clash", cached, err)
+		}
+		if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
+			t.Errorf("cache %v: a failed build changed the tree:\n%s", cached, diff)
+		}
+	}
+}
