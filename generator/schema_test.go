@@ -12,7 +12,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"logoindex/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"logoindex/internal/schematest"
 )
 
 func compileSchema(t *testing.T, name string) *jsonschema.Schema {
@@ -25,7 +27,7 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	s, err := jsonschema.Compile(doc, "")
+	s, err := schematest.Compile(name, doc, "")
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -56,7 +58,7 @@ func TestSchemasAcceptShippedFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range logo.Validate(yamlValue(t, b)) {
+		for _, e := range schematest.Validate(logo, yamlValue(t, b)) {
 			t.Errorf("%s: %v", p, e)
 		}
 		if !strings.HasPrefix(string(b), "# yaml-language-server: $schema=../../generator/schema/logo.schema.json\n") {
@@ -67,7 +69,7 @@ func TestSchemasAcceptShippedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range cats.Validate(yamlValue(t, b)) {
+	for _, e := range schematest.Validate(cats, yamlValue(t, b)) {
 		t.Errorf("categories.yaml: %v", e)
 	}
 }
@@ -93,7 +95,7 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 		{"override LicenseRef without license_url", goodMeta + "files:\n  wordmark: {license: LicenseRef-X}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if errs := logo.Validate(yamlValue(t, []byte(tc.yaml))); len(errs) == 0 {
+			if errs := schematest.Validate(logo, yamlValue(t, []byte(tc.yaml))); len(errs) == 0 {
 				t.Errorf("schema accepted:\n%s", tc.yaml)
 			}
 			// The generator rejects it too.
@@ -103,10 +105,10 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 		})
 	}
 	cats := compileSchema(t, "categories.schema.json")
-	if errs := cats.Validate(yamlValue(t, []byte("- {slug: Dev Tools, name: X}\n"))); len(errs) == 0 {
+	if errs := schematest.Validate(cats, yamlValue(t, []byte("- {slug: Dev Tools, name: X}\n"))); len(errs) == 0 {
 		t.Error("categories schema accepted a bad slug")
 	}
-	if errs := cats.Validate(yamlValue(t, []byte("- {slug: ai, name: \"A\\u200fI\"}\n"))); len(errs) == 0 {
+	if errs := schematest.Validate(cats, yamlValue(t, []byte("- {slug: ai, name: \"A\\u200fI\"}\n"))); len(errs) == 0 {
 		t.Error("categories schema accepted a bidi mark in a name")
 	}
 }
@@ -142,7 +144,7 @@ func TestSchemaComponentNames(t *testing.T) {
 	if diff := cmp.Diff(want, doc.Properties.Component.Not.Enum); diff != "" {
 		t.Errorf("logo.schema.json: component.not.enum differs from the names the template uses (-template +schema):\n%s", diff)
 	}
-	if errs := compileSchema(t, "logo.schema.json").Validate(yamlValue(t, []byte(goodMeta+"component: React\n"))); len(errs) == 0 {
+	if errs := schematest.Validate(compileSchema(t, "logo.schema.json"), yamlValue(t, []byte(goodMeta+"component: React\n"))); len(errs) == 0 {
 		t.Error("the schema accepts component: React")
 	}
 }
