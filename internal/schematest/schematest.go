@@ -54,9 +54,8 @@ func Compile(name string, doc any, ptr string) (*jsonschema.Schema, error) {
 
 // Validate returns what is wrong with v, one "<pointer>: <message>" a
 // failed keyword ("(root)" for v itself), sorted, or nothing when v is
-// valid.
-// v must hold JSON types: map[string]any, []any, string, bool, nil and
-// numbers (json.Number, float64 or int).
+// valid. v must hold JSON types: map[string]any, []any, string, bool, nil
+// and numbers (json.Number, float64 or int).
 func Validate(s *jsonschema.Schema, v any) []string {
 	err := s.Validate(v)
 	if err == nil {
@@ -74,8 +73,11 @@ func Validate(s *jsonschema.Schema, v any) []string {
 			// wrappers: their causes say what failed
 		default:
 			p := "(root)"
-			if len(e.InstanceLocation) > 0 {
-				p = "/" + strings.Join(escapeTokens(e.InstanceLocation), "/")
+			for i, tok := range e.InstanceLocation {
+				if i == 0 {
+					p = ""
+				}
+				p += "/" + escapeToken(tok)
 			}
 			out = append(out, p+": "+e.ErrorKind.LocalizedString(english))
 		}
@@ -120,7 +122,7 @@ func UnknownKeywords(s any, at string) []string {
 			return // a boolean schema, or a type error the meta-schema reports
 		}
 		for k, v := range obj {
-			p := at + "/" + escapeTokens([]string{k})[0]
+			p := at + "/" + escapeToken(k)
 			switch {
 			case slices.Contains(schemaKeywords, k):
 				walk(v, p)
@@ -132,7 +134,7 @@ func UnknownKeywords(s any, at string) []string {
 			case slices.Contains(schemaMapKeywords, k):
 				m, _ := v.(map[string]any)
 				for name, sub := range m {
-					walk(sub, p+"/"+escapeTokens([]string{name})[0])
+					walk(sub, p+"/"+escapeToken(name))
 				}
 			case slices.Contains(valueKeywords, k):
 			default:
@@ -176,10 +178,7 @@ func resolve(doc any, ptr string) (any, error) {
 	return cur, nil
 }
 
-func escapeTokens(toks []string) []string {
-	out := make([]string, len(toks))
-	for i, t := range toks {
-		out[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
-	}
-	return out
+// escapeToken escapes one reference token of a JSON pointer (RFC 6901).
+func escapeToken(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
 }
