@@ -20,7 +20,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"logoindex/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"logoindex/internal/schematest"
 )
 
 const testRootKey = "root-key-for-tests-0123456789"
@@ -329,7 +331,7 @@ func (sp *apiSpec) schema(ptr string) (*jsonschema.Schema, error) {
 	if s, ok := sp.schemas[ptr]; ok {
 		return s, nil
 	}
-	s, err := jsonschema.Compile(sp.doc, ptr)
+	s, err := schematest.Compile("openapi.yaml", sp.doc, ptr)
 	if err != nil {
 		return nil, err
 	}
@@ -455,8 +457,8 @@ func (sp *apiSpec) check(method, escapedPath string, status int, header http.Hea
 			}
 			v = n
 		}
-		for _, e := range s.Validate(v) {
-			errs = append(errs, fmt.Sprintf("header %s: %v", name, e))
+		for _, e := range schematest.Validate(s, v) {
+			errs = append(errs, fmt.Sprintf("header %s: %s", name, e))
 		}
 	}
 
@@ -486,8 +488,8 @@ func (sp *apiSpec) check(method, escapedPath string, status int, header http.Hea
 	} else {
 		v = string(body)
 	}
-	for _, e := range s.Validate(v) {
-		errs = append(errs, "body "+e.Error())
+	for _, e := range schematest.Validate(s, v) {
+		errs = append(errs, "body "+e)
 	}
 	return errs
 }

@@ -1,8 +1,14 @@
 package generator
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,7 +18,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"logoindex/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"logoindex/internal/schematest"
 )
 
 func compileSchema(t *testing.T, name string) *jsonschema.Schema {
@@ -25,7 +33,7 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	s, err := jsonschema.Compile(doc, "")
+	s, err := schematest.Compile(name, doc, "")
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -34,19 +42,53 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 
 func yamlValue(t *testing.T, data []byte) any {
 	t.Helper()
-	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
+	v, err := yamlToJSON(data)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-// TestSchemasAcceptShippedFiles validates every shipped logo.yaml and
-// categories.yaml against the JSON Schemas editors use, and checks that each
-// logo.yaml points its editor at the schema.
-func TestSchemasAcceptShippedFiles(t *testing.T) {
-	logo := compileSchema(t, "logo.schema.json")
-	cats := compileSchema(t, "categories.schema.json")
+// yamlToJSON decodes YAML and turns it into the JSON value an editor's
+// YAML language server validates: keys become strings, numbers json.Number.
+func yamlToJSON(data []byte) (any, error) {
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(stringKeys(v))
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+}
+
+// stringKeys turns the map[any]any yaml.v3 makes of a mapping with a
+// non-string key (1: x) into map[string]any, as JSON has it.
+func stringKeys(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = stringKeys(e)
+		}
+	case map[any]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[fmt.Sprint(k)] = stringKeys(e)
+		}
+		return m
+	case []any:
+		for i, e := range v {
+			v[i] = stringKeys(e)
+		}
+	}
+	return v
+}
+
+// TestShippedLogosNameTheSchema checks that each shipped logo.yaml points
+// its editor at the schema; TestSchemasAgreeWithRules validates them.
+func TestShippedLogosNameTheSchema(t *testing.T) {
+	const first = "# yaml-language-server: $schema=../../generator/schema/logo.schema.json\n"
 	paths, _ := filepath.Glob("../source-logos/*/logo.yaml")
 	if len(paths) < 60 {
 		t.Fatalf("found %d logos, want the whole collection (60+)", len(paths))
@@ -56,19 +98,9 @@ func TestSchemasAcceptShippedFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range logo.Validate(yamlValue(t, b)) {
-			t.Errorf("%s: %v", p, e)
+		if !strings.HasPrefix(string(b), first) {
+			t.Errorf("%s: the first line must be %s", p, first)
 		}
-		if !strings.HasPrefix(string(b), "# yaml-language-server: $schema=../../generator/schema/logo.schema.json\n") {
-			t.Errorf("%s: first line must be # yaml-language-server: $schema=../../generator/schema/logo.schema.json", p)
-		}
-	}
-	b, err := os.ReadFile("../source-logos/categories.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range cats.Validate(yamlValue(t, b)) {
-		t.Errorf("categories.yaml: %v", e)
 	}
 }
 
@@ -93,7 +125,7 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 		{"override LicenseRef without license_url", goodMeta + "files:\n  wordmark: {license: LicenseRef-X}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if errs := logo.Validate(yamlValue(t, []byte(tc.yaml))); len(errs) == 0 {
+			if errs := schematest.Validate(logo, yamlValue(t, []byte(tc.yaml))); len(errs) == 0 {
 				t.Errorf("schema accepted:\n%s", tc.yaml)
 			}
 			// The generator rejects it too.
@@ -103,10 +135,10 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 		})
 	}
 	cats := compileSchema(t, "categories.schema.json")
-	if errs := cats.Validate(yamlValue(t, []byte("- {slug: Dev Tools, name: X}\n"))); len(errs) == 0 {
+	if errs := schematest.Validate(cats, yamlValue(t, []byte("- {slug: Dev Tools, name: X}\n"))); len(errs) == 0 {
 		t.Error("categories schema accepted a bad slug")
 	}
-	if errs := cats.Validate(yamlValue(t, []byte("- {slug: ai, name: \"A\\u200fI\"}\n"))); len(errs) == 0 {
+	if errs := schematest.Validate(cats, yamlValue(t, []byte("- {slug: ai, name: \"A\\u200fI\"}\n"))); len(errs) == 0 {
 		t.Error("categories schema accepted a bidi mark in a name")
 	}
 }
@@ -142,7 +174,107 @@ func TestSchemaComponentNames(t *testing.T) {
 	if diff := cmp.Diff(want, doc.Properties.Component.Not.Enum); diff != "" {
 		t.Errorf("logo.schema.json: component.not.enum differs from the names the template uses (-template +schema):\n%s", diff)
 	}
-	if errs := compileSchema(t, "logo.schema.json").Validate(yamlValue(t, []byte(goodMeta+"component: React\n"))); len(errs) == 0 {
+	if errs := schematest.Validate(compileSchema(t, "logo.schema.json"), yamlValue(t, []byte(goodMeta+"component: React\n"))); len(errs) == 0 {
 		t.Error("the schema accepts component: React")
 	}
+}
+
+// schemaExceptions are the files of testdata/bad that the schemas and the
+// build's rules judge differently, by "<case>/<path>", each with why a JSON
+// Schema cannot agree. Every other file must be refused by both or by
+// neither.
+var schemaExceptions = map[string]string{
+	// Not YAML a schema can read: there is no JSON value to validate, and
+	// the editor's YAML parser, not the schema, reports these.
+	"yaml-tabs/acme/logo.yaml":           "not valid YAML (a tab in the indentation)",
+	"yaml-not-utf8/acme/logo.yaml":       "not UTF-8 text",
+	"yaml-duplicate-keys/acme/logo.yaml": "a key twice in one mapping: YAML forbids it and a JSON object cannot hold it",
+	"yaml-alias-bomb/acme/logo.yaml":     "an alias bomb: YAML decoders give up before a JSON value exists",
+	// YAML structure that is gone by the time a JSON value exists.
+	"yaml-anchors-aliases/acme/logo.yaml": "aliases are expanded into the JSON value; the schema cannot see that a value was an alias",
+	"yaml-document-list/acme/logo.yaml":   "more than one YAML document: a schema validates one document at a time",
+	// Rules that need another file than the one the schema sees.
+	"categories-unknown-used/acme/logo.yaml":             "categories must be listed in categories.yaml, which the logo schema does not know",
+	"yaml-files-override-missing-variant/acme/logo.yaml": "files: names a variant whose SVG file is missing: the rule looks at the folder",
+	"component-collision/acme-two/logo.yaml":             "two logos declare one component name: the rule compares logos",
+	"component-default-collision/gitlab/logo.yaml":       "two logos' default component names collide: the rule compares logos",
+	"yaml-license-not-spdx/acme/logo.yaml":               "the SPDX licence list is in the build (generator/internal/spdx), not in the schema, which checks only the shape of an identifier",
+}
+
+// TestSchemasAgreeWithRules runs every logo.yaml and categories.yaml of
+// the bad-input corpus and of the shipped collection through both the JSON
+// Schemas editors use and the build's rules (Load and Validate, errors
+// only): a file one refuses the other must refuse, except the
+// schemaExceptions. The shipped files must pass both.
+func TestSchemasAgreeWithRules(t *testing.T) {
+	schemas := map[string]*jsonschema.Schema{
+		"logo.yaml":       compileSchema(t, "logo.schema.json"),
+		"categories.yaml": compileSchema(t, "categories.schema.json"),
+	}
+	dirs, _ := filepath.Glob("testdata/bad/*/src")
+	if len(dirs) < 60 { // a moved corpus must not pass by checking nothing
+		t.Fatalf("the corpus has %d cases, want at least 60", len(dirs))
+	}
+	seen := map[string]bool{}
+	for _, dir := range append(dirs, "../source-logos") {
+		name := filepath.Base(filepath.Dir(dir))
+		shipped := dir == "../source-logos"
+		if shipped {
+			name = "source-logos"
+		}
+		t.Run(name, func(t *testing.T) {
+			fsys := os.DirFS(dir)
+			refused := ruleRefusals(fsys)
+			files, _ := fs.Glob(fsys, "*/logo.yaml")
+			files = append(files, "categories.yaml")
+			if shipped && len(files) < 60 {
+				t.Fatalf("found %d files, want the whole collection (60+)", len(files))
+			}
+			for _, file := range files {
+				data, err := fs.ReadFile(fsys, file)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				var schemaSays []string
+				v, yamlErr := yamlToJSON(data)
+				if yamlErr == nil {
+					schemaSays = schematest.Validate(schemas[path.Base(file)], v)
+				}
+				rules := refused[file]
+				key := name + "/" + file
+				reason, excepted := schemaExceptions[key]
+				seen[key] = true
+				// A file that is no JSON value gets no verdict from the schema.
+				agree := yamlErr == nil && (len(schemaSays) > 0) == (len(rules) > 0)
+				switch {
+				case shipped && (len(schemaSays) > 0 || len(rules) > 0 || yamlErr != nil):
+					t.Errorf("%s: a shipped file must pass both; the rules say %q, the schema says %q (YAML: %v)", file, rules, schemaSays, yamlErr)
+				case agree && excepted:
+					t.Errorf("%s: the schema and the rules agree now; remove it from schemaExceptions (%s)", key, reason)
+				case !agree && !excepted:
+					t.Errorf("%s: the schema and the rules disagree; fix the schema, or list the file in schemaExceptions with why a JSON Schema cannot say so\nrules:  %q\nschema: %q\nYAML:   %v", key, rules, schemaSays, yamlErr)
+				}
+			}
+		})
+	}
+	for key := range schemaExceptions {
+		if !seen[key] {
+			t.Errorf("schemaExceptions lists %s, which is not in the corpus", key)
+		}
+	}
+}
+
+// ruleRefusals checks the source tree fsys as a build does and returns the
+// errors the rules give each file, by path.
+func ruleRefusals(fsys fs.FS) map[string][]string {
+	ctx := context.Background()
+	src, probs := Load(ctx, fsys, "")
+	_, p := Validate(ctx, src, Options{})
+	out := map[string][]string{}
+	for _, pr := range append(probs, p...).Errors() {
+		out[pr.Path] = append(out[pr.Path], pr.Msg)
+	}
+	return out
 }
