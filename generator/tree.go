@@ -353,21 +353,38 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		return false
 	}
 	// Never write into the file at dst: it may be a link to the live
-	// tree's copy. Unlink it and make a new one.
-	if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		b.fail(err)
-		return true
+	// tree's copy. Unlink it and make a new one. A name the record lacks
+	// is not there (a new tree is empty, and clean removed what the record
+	// does not name), which saves an unlink a file in a clean build; the
+	// exclusive create below makes sure.
+	s.mu.Lock()
+	_, there := s.rec.Files[name]
+	s.mu.Unlock()
+	if there {
+		if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			b.fail(err)
+			return true
+		}
 	}
 	if err := s.mkdirs(path.Dir(name)); err != nil {
 		b.fail(err)
 		return true
 	}
-	var err error
+	create := func() error {
+		if data == nil {
+			return os.Link(filepath.Join(b.live.dir, filepath.FromSlash(name)), dst)
+		}
+		return writeNew(dst, data)
+	}
+	err := create()
+	if errors.Is(err, fs.ErrExist) {
+		if err = os.Remove(dst); err == nil {
+			err = create()
+		}
+	}
 	if data == nil {
-		err = os.Link(filepath.Join(b.live.dir, filepath.FromSlash(name)), dst)
 		b.linked.Add(1)
 	} else {
-		err = writeNew(dst, data)
 		b.written.Add(1)
 	}
 	if err == nil {
