@@ -370,11 +370,13 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		b.fail(err)
 		return true
 	}
-	create := func() error {
+	var info fs.FileInfo // of the new file, when writeNew gives it
+	create := func() (err error) {
 		if data == nil {
 			return os.Link(filepath.Join(b.live.dir, filepath.FromSlash(name)), dst)
 		}
-		return writeNew(dst, data)
+		info, err = writeNew(dst, data)
+		return err
 	}
 	err := create()
 	if errors.Is(err, fs.ErrExist) {
@@ -388,7 +390,7 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		b.written.Add(1)
 	}
 	if err == nil {
-		err = s.record(name, h)
+		err = s.record(name, h, info)
 	}
 	if err != nil {
 		b.fail(err)
@@ -396,13 +398,19 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 	return true
 }
 
-func writeNew(name string, data []byte) error {
+// writeNew creates the file name, which must not exist, and returns its
+// stat as written.
+func writeNew(name string, data []byte) (fs.FileInfo, error) {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	_, err = f.Write(data)
-	return errors.Join(err, f.Close())
+	var info fs.FileInfo
+	if err == nil {
+		info, err = f.Stat()
+	}
+	return info, errors.Join(err, f.Close())
 }
 
 // clashes checks every output name of the build, from the logos and the

@@ -279,11 +279,14 @@ func stateOf(info fs.FileInfo, h hash) fileState {
 	return fileState{Hash: h, Size: info.Size(), MTime: info.ModTime().UnixNano(), Ino: inodeOf(info)}
 }
 
-// record notes that the tree now holds h at name, which was just written.
-func (t *tree) record(name string, h hash) error {
-	info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name)))
-	if err != nil {
-		return err
+// record notes that the tree now holds h at name, which was just written;
+// info is its stat, or nil to take it now.
+func (t *tree) record(name string, h hash, info fs.FileInfo) error {
+	if info == nil {
+		var err error
+		if info, err = os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name))); err != nil {
+			return err
+		}
 	}
 	t.mu.Lock()
 	t.rec.Files[name] = stateOf(info, h)
