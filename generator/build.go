@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+
+	"logoindex/generator/problem"
 )
 
 // Options configures Build. The zero value builds with root-relative URLs,
@@ -105,7 +107,7 @@ func clashErrors(files []OutFile, dirs map[string]string) error {
 			if other.Logo != "" {
 				with = fmt.Sprintf("logo %q's %s", other.Logo, other.Name)
 			}
-			probs.Errorf(dirs[f.Logo], 0, 0, "slug %q would write %s, which collides with %s; rename the folder", f.Logo, f.Name, with)
+			probs.Errorf(problem.SlugCollision, dirs[f.Logo], 0, 0, "slug %q would write %s, which collides with %s; rename the folder", f.Logo, f.Name, with)
 		}
 	}
 	probs.Sort()

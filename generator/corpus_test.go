@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,8 +15,10 @@ import (
 
 // TestBadInputCorpus builds every case under testdata/bad/<case>/src and
 // compares the problems with testdata/bad/<case>/want.txt (-update rewrites
-// them; read the diff before committing). Every case must fail with errors
-// that name a file, and produce no output.
+// them; read the diff before committing), each line "[code] " and the
+// problem as check prints it, so that a change of rule or of wording both
+// show. Every case must fail with errors that name a file and a code, and
+// produce no output.
 func TestBadInputCorpus(t *testing.T) {
 	dirs, _ := filepath.Glob("testdata/bad/*")
 	if len(dirs) < 60 {
@@ -47,8 +50,8 @@ func TestBadInputCorpus(t *testing.T) {
 }
 
 // buildProblems builds fsys, which must fail, and returns its problems, one
-// a line. It fails the test if the build succeeds, takes too long, or
-// reports a problem without a path.
+// a line, each after its code in brackets. It fails the test if the build
+// succeeds, takes too long, or reports a problem without a path or code.
 func buildProblems(t *testing.T, fsys fs.FS) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -64,12 +67,14 @@ func buildProblems(t *testing.T, fsys fs.FS) string {
 	if len(probs.Errors()) == 0 {
 		t.Fatal("no errors, only warnings")
 	}
+	var b strings.Builder
 	for _, p := range probs {
-		if !strings.HasPrefix(p.Path, "src") || p.Msg == "" {
-			t.Errorf("problem without a path or message: %#v", p)
+		if !strings.HasPrefix(p.Path, "src") || p.Msg == "" || p.Code == "" {
+			t.Errorf("problem without a path, code or message: %#v", p)
 		}
+		fmt.Fprintf(&b, "[%s] %s\n", p.Code, p.Error())
 	}
-	return probs.Error() + "\n"
+	return b.String()
 }
 
 // TestGeneratedBadInput covers the cases too large or too odd to commit:
@@ -114,31 +119,31 @@ func TestGeneratedBadInput(t *testing.T) {
 			}
 			f.Truncate(100 << 20)
 			f.Close()
-		}, "src/acme/wordmark.svg: is 100 MiB; the limit is 512 KiB\n"},
+		}, "[file-too-large] src/acme/wordmark.svg: is 100 MiB; the limit is 512 KiB\n"},
 		{"file name that forges a line", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, "acme/x\nINJECTED: checked 2 logos: no errors\x1b[2K"), nil, 0o644)
-		}, `src/acme/x\nINJECTED: checked 2 logos: no errors\x1b[2K: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
+		}, `[file-unexpected] src/acme/x\nINJECTED: checked 2 logos: no errors\x1b[2K: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
 		{"10 MB YAML", func(t *testing.T, dir string) {
 			line := "# " + strings.Repeat("x", 1022) + "\n"
 			os.WriteFile(filepath.Join(dir, "acme/logo.yaml"), []byte(testMeta("Acme", "#FC6D26")+strings.Repeat(line, 10<<10)), 0o644)
-		}, "src/acme/logo.yaml: is 10496100 bytes; the limit is 64 KiB\n"},
+		}, "[file-too-large] src/acme/logo.yaml: is 10496100 bytes; the limit is 64 KiB\n"},
 		{"symlink out of the tree", func(t *testing.T, dir string) {
 			secret := filepath.Join(t.TempDir(), "secret.svg")
 			os.WriteFile(secret, []byte(testIcon), 0o644)
 			os.Symlink(secret, filepath.Join(dir, "acme/wordmark.svg"))
-		}, "src/acme/wordmark.svg: is a symbolic link; links are never followed: replace it with the real file\n"},
+		}, "[file-symlink] src/acme/wordmark.svg: is a symbolic link; links are never followed: replace it with the real file\n"},
 		{"symlinked logo folder", func(t *testing.T, dir string) {
 			os.Symlink(t.TempDir(), filepath.Join(dir, "outside"))
-		}, "src/outside: is a symbolic link; links are never followed: replace it with the real folder or file\n"},
+		}, "[file-symlink] src/outside: is a symbolic link; links are never followed: replace it with the real folder or file\n"},
 		{"symlink loop", func(t *testing.T, dir string) {
 			os.Symlink("loop-b", filepath.Join(dir, "loop-a"))
 			os.Symlink("loop-a", filepath.Join(dir, "loop-b"))
-		}, "src/loop-a: is a symbolic link; links are never followed: replace it with the real folder or file\n" +
-			"src/loop-b: is a symbolic link; links are never followed: replace it with the real folder or file\n"},
+		}, "[file-symlink] src/loop-a: is a symbolic link; links are never followed: replace it with the real folder or file\n" +
+			"[file-symlink] src/loop-b: is a symbolic link; links are never followed: replace it with the real folder or file\n"},
 		{"logo.yaml is a folder", func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, "acme/logo.yaml"))
 			os.MkdirAll(filepath.Join(dir, "acme/logo.yaml"), 0o755)
-		}, "src/acme/logo.yaml: is a folder; logo.yaml must be a file\n"},
+		}, "[file-not-regular] src/acme/logo.yaml: is a folder; logo.yaml must be a file\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := base(t)
@@ -153,7 +158,7 @@ func TestGeneratedBadInput(t *testing.T) {
 	// so the file system itself refuses.
 	t.Run("unreadable file", func(t *testing.T) {
 		fsys := deniedFS{FS: testTree(), deny: "gitlab/icon-mono.svg"}
-		want := "src/gitlab/icon-mono.svg: cannot read: permission denied; make it readable\n"
+		want := "[file-unreadable] src/gitlab/icon-mono.svg: cannot read: permission denied; make it readable\n"
 		if got := buildProblems(t, fsys); got != want {
 			t.Errorf("got:\n%s\nwant:\n%s", got, want)
 		}

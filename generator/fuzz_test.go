@@ -16,13 +16,13 @@ func addSeeds(f *testing.F, pattern string) {
 	}
 }
 
-// checkProblems asserts the contract every rejection keeps: a path and a
-// message a user can act on.
+// checkProblems asserts the contract every rejection keeps: a path, a code
+// and a message a user can act on.
 func checkProblems(t *testing.T, probs ProblemList, path string) {
 	t.Helper()
 	for _, p := range probs {
-		if p.Path != path || p.Msg == "" || p.Line < 0 || p.Col < 0 {
-			t.Fatalf("problem without a path or message: %#v", p)
+		if p.Path != path || p.Msg == "" || p.Code == "" || p.Line < 0 || p.Col < 0 {
+			t.Fatalf("problem without a path, code or message: %#v", p)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"logoindex/generator/problem"
 	"logoindex/internal/escape"
 )
 
@@ -147,6 +148,11 @@ func TestHostileValues(t *testing.T) {
 				}
 				if f.text && !control {
 					t.Errorf("%s = %q: refused, but it is text without control characters:\n%s", f.name, value, probs.Error())
+				}
+				// Refused by the text rule, or by YAML, which takes some
+				// control characters for none of its own.
+				if f.text && control && !slices.ContainsFunc(probs, func(p *Problem) bool { return p.Code == problem.TextInvalid || p.Code == problem.YAMLInvalid }) {
+					t.Errorf("%s = %q: refused, but not as %s or %s:\n%s", f.name, value, problem.TextInvalid, problem.YAMLInvalid, probs.Error())
 				}
 				continue
 			case err != nil:

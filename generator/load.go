@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"logoindex/generator/problem"
 )
 
 // Variants are the variant names of the spec, in the order they are shown
@@ -76,7 +78,7 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		probs.Errorf(displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
+		probs.Errorf(problem.FileUnreadable, displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
 		return nil, nil, probs
 	}
 
@@ -93,32 +95,33 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 		name := e.Name()
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
-			probs.Errorf(display(name), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
+			probs.Errorf(problem.FileSymlink, display(name), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
 		case !e.IsDir() && !e.Type().IsRegular():
-			probs.Errorf(display(name), 0, 0, "%s", notRegular(e.Type()))
+			probs.Errorf(problem.FileNotRegular, display(name), 0, 0, "%s", notRegular(e.Type()))
 		case name == "categories.yaml":
 			if e.IsDir() {
-				probs.Errorf(display(name), 0, 0, "is a folder; categories.yaml must be a file")
+				probs.Errorf(problem.FileNotRegular, display(name), 0, 0, "is a folder; categories.yaml must be a file")
 				continue
 			}
 			cats = readFile(fsys, dir, name, MaxCategoriesSize, &probs)
 		case !e.IsDir():
-			probs.Errorf(display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml and one folder per logo")
+			probs.Errorf(problem.FileUnexpected, display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml and one folder per logo")
 		default:
 			if msg := CheckSlug(name); msg != "" {
+				code := problem.SlugInvalid
 				if lower := strings.ToLower(name); lower != name && names[lower] {
 					// Two folders a case-insensitive file system (macOS,
 					// Windows) cannot hold side by side.
-					msg = fmt.Sprintf("folder name differs from %q only in case; slugs are lower case: merge the two folders", lower)
+					code, msg = problem.SlugCollision, fmt.Sprintf("folder name differs from %q only in case; slugs are lower case: merge the two folders", lower)
 				}
-				probs.Errorf(display(name), 0, 0, "%s", msg)
+				probs.Errorf(code, display(name), 0, 0, "%s", msg)
 				continue
 			}
 			slugs = append(slugs, name)
 		}
 	}
 	if cats == nil && !hasProblemAt(probs, display("categories.yaml")) {
-		probs.Errorf(display("categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
+		probs.Errorf(problem.FileMissing, display("categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
 	}
 	slices.Sort(slugs)
 	return cats, slugs, probs
@@ -128,7 +131,7 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 	l := &LogoSource{Slug: slug, Dir: displayPath(dir, slug), Variants: map[string]*SourceFile{}}
 	entries, err := fs.ReadDir(fsys, slug)
 	if err != nil {
-		probs.Errorf(l.Dir, 0, 0, "cannot read the logo folder: %s", describeFSError(err))
+		probs.Errorf(problem.FileUnreadable, l.Dir, 0, 0, "cannot read the logo folder: %s", describeFSError(err))
 		return l
 	}
 	for _, e := range entries {
@@ -136,14 +139,14 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 		rel := path.Join(slug, name)
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
-			probs.Errorf(displayPath(dir, rel), 0, 0, "is a symbolic link; links are never followed: replace it with the real file")
+			probs.Errorf(problem.FileSymlink, displayPath(dir, rel), 0, 0, "is a symbolic link; links are never followed: replace it with the real file")
 		case !e.IsDir() && !e.Type().IsRegular():
-			probs.Errorf(displayPath(dir, rel), 0, 0, "%s", notRegular(e.Type()))
+			probs.Errorf(problem.FileNotRegular, displayPath(dir, rel), 0, 0, "%s", notRegular(e.Type()))
 		case e.IsDir():
 			if name == "logo.yaml" || variantOfFile(name) != "" {
-				probs.Errorf(displayPath(dir, rel), 0, 0, "is a folder; %s must be a file", name)
+				probs.Errorf(problem.FileNotRegular, displayPath(dir, rel), 0, 0, "is a folder; %s must be a file", name)
 			} else {
-				probs.Errorf(displayPath(dir, rel), 0, 0, "unexpected folder; %s", allowedFilesHint)
+				probs.Errorf(problem.FileUnexpected, displayPath(dir, rel), 0, 0, "unexpected folder; %s", allowedFilesHint)
 			}
 		case name == "logo.yaml":
 			l.Meta = readFile(fsys, dir, rel, MaxLogoYAMLSize, probs)
@@ -151,7 +154,7 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 			if f := readFile(fsys, dir, rel, MaxSVGSize, probs); f != nil {
 				l.Variants[variantOfFile(name)] = f
 				if len(f.Data) > LargeSVGSize {
-					probs.Warnf(f.Path, 0, 0, "is %s, over %s; a logo rarely needs that much: it may want re-exporting with simpler paths and no embedded images or fonts", formatSize(int64(len(f.Data))), formatSize(LargeSVGSize))
+					probs.Warnf(problem.SVGLarge, f.Path, 0, 0, "is %s, over %s; a logo rarely needs that much: it may want re-exporting with simpler paths and no embedded images or fonts", formatSize(int64(len(f.Data))), formatSize(LargeSVGSize))
 				}
 			}
 		default:
@@ -159,14 +162,14 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 			if s := suggestFileName(name); s != "" {
 				msg = fmt.Sprintf("unexpected file; did you mean %s? %s", s, allowedFilesHint)
 			}
-			probs.Errorf(displayPath(dir, rel), 0, 0, "%s", msg)
+			probs.Errorf(problem.FileUnexpected, displayPath(dir, rel), 0, 0, "%s", msg)
 		}
 	}
 	if l.Meta == nil && !hasProblemAt(*probs, displayPath(dir, path.Join(slug, "logo.yaml"))) {
-		probs.Errorf(displayPath(dir, path.Join(slug, "logo.yaml")), 0, 0, "missing; every logo folder needs a logo.yaml (run: logoindex new %s -name ... -hex ... -category ...)", slug)
+		probs.Errorf(problem.FileMissing, displayPath(dir, path.Join(slug, "logo.yaml")), 0, 0, "missing; every logo folder needs a logo.yaml (run: logoindex new %s -name ... -hex ... -category ...)", slug)
 	}
 	if l.Variants["icon"] == nil && !hasProblemAt(*probs, displayPath(dir, path.Join(slug, "icon.svg"))) {
-		probs.Errorf(displayPath(dir, path.Join(slug, "icon.svg")), 0, 0, "missing; every logo needs icon.svg")
+		probs.Errorf(problem.FileMissing, displayPath(dir, path.Join(slug, "icon.svg")), 0, 0, "missing; every logo needs icon.svg")
 	}
 	return l
 }
@@ -262,7 +265,7 @@ func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *So
 	p := displayPath(dir, name)
 	f, err := fsys.Open(name)
 	if err != nil {
-		probs.Errorf(p, 0, 0, "cannot read: %s", describeFSError(err))
+		probs.Errorf(problem.FileUnreadable, p, 0, 0, "cannot read: %s", describeFSError(err))
 		return nil
 	}
 	defer f.Close()
@@ -270,11 +273,11 @@ func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *So
 	if info, err := f.Stat(); err == nil {
 		size = min(info.Size()+1, limit+1)
 		if !info.Mode().IsRegular() {
-			probs.Errorf(p, 0, 0, "is not a regular file")
+			probs.Errorf(problem.FileNotRegular, p, 0, 0, "is not a regular file")
 			return nil
 		}
 		if info.Size() > limit {
-			probs.Errorf(p, 0, 0, "is %s; the limit is %s", formatSize(info.Size()), formatSize(limit))
+			probs.Errorf(problem.FileTooLarge, p, 0, 0, "is %s; the limit is %s", formatSize(info.Size()), formatSize(limit))
 			return nil
 		}
 	}
@@ -284,11 +287,11 @@ func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *So
 	// allocation of the right size.
 	data, err := readAll(io.LimitReader(f, limit+1), size)
 	if err != nil {
-		probs.Errorf(p, 0, 0, "cannot read: %s", describeFSError(err))
+		probs.Errorf(problem.FileUnreadable, p, 0, 0, "cannot read: %s", describeFSError(err))
 		return nil
 	}
 	if int64(len(data)) > limit {
-		probs.Errorf(p, 0, 0, "is larger than the limit of %s", formatSize(limit))
+		probs.Errorf(problem.FileTooLarge, p, 0, 0, "is larger than the limit of %s", formatSize(limit))
 		return nil
 	}
 	return &SourceFile{Path: p, Data: data}

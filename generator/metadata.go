@@ -17,6 +17,7 @@ import (
 
 	"logoindex/generator/internal/fuzzy"
 	"logoindex/generator/internal/spdx"
+	"logoindex/generator/problem"
 	"logoindex/internal/escape"
 )
 
@@ -89,12 +90,12 @@ func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
 		k, v := root.Content[i], root.Content[i+1]
 		key := k.Value
 		if first, dup := seen[key]; dup {
-			r.errorf(k, "duplicate key %q (first at line %d); keep one", key, first.Line)
+			r.errorf(k, problem.KeyDuplicate, "duplicate key %q (first at line %d); keep one", key, first.Line)
 			continue
 		}
 		seen[key] = k
 		if k.Kind != yaml.ScalarNode {
-			r.errorf(k, "keys must be plain names")
+			r.errorf(k, problem.KeyUnknown, "keys must be plain names")
 			continue
 		}
 		if !slices.Contains(logoKeys, key) {
@@ -102,7 +103,7 @@ func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
 			if s := fuzzy.Nearest(key, logoKeys, 2); s != "" {
 				msg = fmt.Sprintf("unknown key %q; did you mean %q? The keys are %s", key, s, strings.Join(logoKeys, ", "))
 			}
-			r.errorf(k, "%s", msg)
+			r.errorf(k, problem.KeyUnknown, "%s", msg)
 			continue
 		}
 		r.pos[key] = Pos{Line: v.Line, Col: v.Column}
@@ -133,7 +134,7 @@ func ParseMeta(f *SourceFile) (*Meta, ProblemList) {
 	}
 	for _, req := range requiredKeys {
 		if seen[req] == nil {
-			probs.Errorf(f.Path, root.Line, root.Column, "missing required key %q%s", req, requiredHint[req])
+			probs.Errorf(missingCode(req, problem.KeyMissing), f.Path, root.Line, root.Column, "missing required key %q%s", req, requiredHint[req])
 		}
 	}
 	if seen["license"] != nil {
@@ -150,10 +151,24 @@ var requiredHint = map[string]string{
 	"license":    " (an SPDX identifier such as CC0-1.0, or LicenseRef-<name> with license_url)",
 }
 
+// missingCode is the code of key when it is absent or empty: the
+// artwork's provenance (source, license) has codes of its own, which new
+// uses to leave those two for the contributor to fill in; any other key
+// gets other.
+func missingCode(key string, other problem.Code) problem.Code {
+	switch key {
+	case "source":
+		return problem.SourceMissing
+	case "license":
+		return problem.LicenseMissing
+	}
+	return other
+}
+
 // checkLicenseURL enforces that a LicenseRef comes with the URL of its text.
 func checkLicenseURL(r *metaReader, license, licenseURL string, licenseKey *yaml.Node, urlKey string) {
 	if strings.HasPrefix(license, "LicenseRef-") && licenseURL == "" {
-		r.errorf(licenseKey, "license %s is not on the SPDX list, so %s is required: the URL of the licence text", license, urlKey)
+		r.errorf(licenseKey, problem.LicenseURLMissing, "license %s is not on the SPDX list, so %s is required: the URL of the licence text", license, urlKey)
 	}
 }
 
@@ -169,7 +184,7 @@ func ParseCategories(f *SourceFile) ([]Category, ProblemList) {
 	seen := map[string]int{}
 	for _, item := range root.Content {
 		if item.Kind != yaml.MappingNode {
-			r.errorf(item, "each category must be a mapping such as {slug: devtools, name: Developer tools}")
+			r.errorf(item, problem.TypeInvalid, "each category must be a mapping such as {slug: devtools, name: Developer tools}")
 			continue
 		}
 		c := Category{Pos: Pos{Line: item.Line, Col: item.Column}}
@@ -177,7 +192,7 @@ func ParseCategories(f *SourceFile) ([]Category, ProblemList) {
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k, v := item.Content[i], item.Content[i+1]
 			if keys[k.Value] {
-				r.errorf(k, "duplicate key %q; keep one", k.Value)
+				r.errorf(k, problem.KeyDuplicate, "duplicate key %q; keep one", k.Value)
 				continue
 			}
 			keys[k.Value] = true
@@ -185,9 +200,9 @@ func ParseCategories(f *SourceFile) ([]Category, ProblemList) {
 			case "slug":
 				if s := r.text(k, v, "slug"); s != "" {
 					if msg := CheckSlug(s); msg != "" {
-						r.errorf(v, "category slug %q is not a valid slug (lower-case letters, digits and single hyphens)", s)
+						r.errorf(v, problem.SlugInvalid, "category slug %q is not a valid slug (lower-case letters, digits and single hyphens)", s)
 					} else if line, dup := seen[s]; dup {
-						r.errorf(v, "duplicate category %q (first at line %d); category slugs must be unique", s, line)
+						r.errorf(v, problem.ValueDuplicate, "duplicate category %q (first at line %d); category slugs must be unique", s, line)
 					} else {
 						seen[s] = v.Line
 						c.Slug = s
@@ -196,12 +211,12 @@ func ParseCategories(f *SourceFile) ([]Category, ProblemList) {
 			case "name":
 				c.Name = r.text(k, v, "name")
 			default:
-				r.errorf(k, "unknown key %q; a category has only slug and name", k.Value)
+				r.errorf(k, problem.KeyUnknown, "unknown key %q; a category has only slug and name", k.Value)
 			}
 		}
 		for _, req := range []string{"slug", "name"} {
 			if !keys[req] {
-				r.errorf(item, "category is missing %q", req)
+				r.errorf(item, problem.KeyMissing, "category is missing %q", req)
 			}
 		}
 		if c.Slug != "" && c.Name != "" {
@@ -209,7 +224,7 @@ func ParseCategories(f *SourceFile) ([]Category, ProblemList) {
 		}
 	}
 	if len(root.Content) == 0 {
-		r.errorf(root, "no categories; list at least one {slug, name}")
+		r.errorf(root, problem.ListSize, "no categories; list at least one {slug, name}")
 	}
 	slices.SortFunc(cats, func(a, b Category) int { return strings.Compare(a.Slug, b.Slug) })
 	return cats, probs
@@ -222,7 +237,7 @@ func parseYAMLRoot(f *SourceFile, want yaml.Kind, wantDesc string, probs *Proble
 	data := f.Data
 	if !utf8.Valid(data) {
 		line, col := invalidUTF8Pos(data)
-		probs.Errorf(f.Path, line, col, "is not valid UTF-8; save it as UTF-8")
+		probs.Errorf(problem.EncodingInvalid, f.Path, line, col, "is not valid UTF-8; save it as UTF-8")
 		return nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -230,7 +245,7 @@ func parseYAMLRoot(f *SourceFile, want yaml.Kind, wantDesc string, probs *Proble
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			probs.Errorf(f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
+			probs.Errorf(problem.YAMLInvalid, f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
 			return nil
 		}
 		reportYAMLError(f.Path, data, err, probs)
@@ -238,23 +253,23 @@ func parseYAMLRoot(f *SourceFile, want yaml.Kind, wantDesc string, probs *Proble
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		probs.Errorf(f.Path, extra.Line, extra.Column, "holds more than one YAML document; remove the --- separator and everything after it")
+		probs.Errorf(problem.YAMLInvalid, f.Path, extra.Line, extra.Column, "holds more than one YAML document; remove the --- separator and everything after it")
 		return nil
 	} else if !errors.Is(err, io.EOF) {
 		reportYAMLError(f.Path, data, err, probs)
 		return nil
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		probs.Errorf(f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
+		probs.Errorf(problem.YAMLInvalid, f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
 		return nil
 	}
 	if a := findAlias(&doc); a != nil {
-		probs.Errorf(f.Path, a.Line, a.Column, "uses a YAML alias (*%s); aliases are not allowed here: write the value out", a.Value)
+		probs.Errorf(problem.YAMLInvalid, f.Path, a.Line, a.Column, "uses a YAML alias (*%s); aliases are not allowed here: write the value out", a.Value)
 		return nil
 	}
 	root := doc.Content[0]
 	if root.Kind != want {
-		probs.Errorf(f.Path, root.Line, root.Column, "must hold %s, not %s", wantDesc, kindName(root))
+		probs.Errorf(problem.YAMLInvalid, f.Path, root.Line, root.Column, "must hold %s, not %s", wantDesc, kindName(root))
 		return nil
 	}
 	return root
@@ -287,10 +302,10 @@ func reportYAMLError(path string, data []byte, err error, probs *ProblemList) {
 		if lineHasTab(data, line) || strings.Contains(m[2], "tab") {
 			hint = "; YAML does not allow tabs for indentation: use spaces"
 		}
-		probs.Errorf(path, line, 0, "invalid YAML: %s%s", m[2], hint)
+		probs.Errorf(problem.YAMLInvalid, path, line, 0, "invalid YAML: %s%s", m[2], hint)
 		return
 	}
-	probs.Errorf(path, 0, 0, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+	probs.Errorf(problem.YAMLInvalid, path, 0, 0, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
 func lineHasTab(data []byte, line int) bool {
@@ -325,15 +340,15 @@ type metaReader struct {
 	pos   map[string]Pos
 }
 
-func (r *metaReader) errorf(n *yaml.Node, format string, args ...any) {
-	r.probs.Errorf(r.path, n.Line, n.Column, format, args...)
+func (r *metaReader) errorf(n *yaml.Node, code problem.Code, format string, args ...any) {
+	r.probs.Errorf(code, r.path, n.Line, n.Column, format, args...)
 }
 
 // text reads a scalar's own text. Scalars YAML would type as numbers or
 // booleans keep the digits as written, which is what a user means.
 func (r *metaReader) text(k, v *yaml.Node, what string) string {
 	if v.Kind != yaml.ScalarNode {
-		r.errorf(v, "%s must be a single value, not %s", what, kindName(v))
+		r.errorf(v, problem.TypeInvalid, "%s must be a single value, not %s", what, kindName(v))
 		return ""
 	}
 	s := v.Value
@@ -347,20 +362,20 @@ func (r *metaReader) text(k, v *yaml.Node, what string) string {
 	}
 	if s == "" {
 		if c := commentValue(k, v); c != "" {
-			r.errorf(v, "%s is empty: in YAML an unquoted # starts a comment; quote the value: %s: %q", what, what, c)
+			r.errorf(v, missingCode(what, problem.ValueEmpty), "%s is empty: in YAML an unquoted # starts a comment; quote the value: %s: %q", what, what, c)
 		} else if slices.Contains(requiredKeys, what) {
-			r.errorf(v, "%s is empty; it is required: give it a value", what)
+			r.errorf(v, missingCode(what, problem.ValueEmpty), "%s is empty; it is required: give it a value", what)
 		} else {
-			r.errorf(v, "%s is empty; give it a value or remove the key", what)
+			r.errorf(v, problem.ValueEmpty, "%s is empty; give it a value or remove the key", what)
 		}
 		return ""
 	}
 	if c, i, bad := escape.FirstControl(s); bad {
-		r.errorf(v, "%s has %s (U+%04X) at character %d; text must be one line without control or bidirectional characters, which are invisible and can change how it reads: remove it", what, controlKind(c), c, i+1)
+		r.errorf(v, problem.TextInvalid, "%s has %s (U+%04X) at character %d; text must be one line without control or bidirectional characters, which are invisible and can change how it reads: remove it", what, controlKind(c), c, i+1)
 		return ""
 	}
 	if n := utf8.RuneCountInString(s); n > limit {
-		r.errorf(v, "%s is %d characters; the limit is %d", what, n, limit)
+		r.errorf(v, problem.TextInvalid, "%s is %d characters; the limit is %d", what, n, limit)
 		return ""
 	}
 	return s
@@ -385,9 +400,9 @@ func (r *metaReader) component(k, v *yaml.Node) string {
 	switch {
 	case c == "":
 	case slices.Contains(jsReserved, c):
-		r.errorf(v, "component %q is a JavaScript reserved word; name the component in PascalCase, for example GitHubIcon", c)
+		r.errorf(v, problem.ComponentInvalid, "component %q is a JavaScript reserved word; name the component in PascalCase, for example GitHubIcon", c)
 	case !componentRE.MatchString(c):
-		r.errorf(v, "component %q is not a component name: a JS identifier of ASCII letters and digits that starts with an upper-case letter (JSX reads <lower-case /> as an HTML element), for example GitHubIcon", truncate(c, 80))
+		r.errorf(v, problem.ComponentInvalid, "component %q is not a component name: a JS identifier of ASCII letters and digits that starts with an upper-case letter (JSX reads <lower-case /> as an HTML element), for example GitHubIcon", truncate(c, 80))
 	default:
 		return c
 	}
@@ -412,7 +427,7 @@ func (r *metaReader) install(k, v *yaml.Node) string {
 		return ""
 	}
 	if msg := CheckInstall(s); msg != "" {
-		r.errorf(v, "%s", msg)
+		r.errorf(v, problem.InstallInvalid, "%s", msg)
 		return ""
 	}
 	return s
@@ -454,7 +469,7 @@ func (r *metaReader) hex(k, v *yaml.Node) string {
 		return ""
 	}
 	if !hexRE.MatchString(s) {
-		r.errorf(v, "hex %q is not a colour; write # and six hexadecimal digits, quoted: hex: \"#1A2B3C\"", s)
+		r.errorf(v, problem.HexInvalid, "hex %q is not a colour; write # and six hexadecimal digits, quoted: hex: \"#1A2B3C\"", s)
 		return ""
 	}
 	return "#" + strings.ToUpper(strings.TrimPrefix(s, "#"))
@@ -466,7 +481,7 @@ func (r *metaReader) url(k, v *yaml.Node, what string) string {
 		return ""
 	}
 	if msg := checkURL(s); msg != "" {
-		r.errorf(v, "%s %q %s", what, truncate(s, 80), msg)
+		r.errorf(v, problem.URLInvalid, "%s %q %s", what, truncate(s, 80), msg)
 		return ""
 	}
 	return s
@@ -500,12 +515,12 @@ func (r *metaReader) license(k, v *yaml.Node, what string) string {
 	case licenseRefRE.MatchString(s):
 		return s
 	case spdx.Deprecated(s):
-		r.errorf(v, "%s %q is a deprecated SPDX identifier; use its current form (for example GPL-2.0-only or GPL-2.0-or-later)", what, s)
+		r.errorf(v, problem.LicenseInvalid, "%s %q is a deprecated SPDX identifier; use its current form (for example GPL-2.0-only or GPL-2.0-or-later)", what, s)
 	default:
 		if near := spdx.Nearest(s); near != "" {
-			r.errorf(v, "%s %q is not an SPDX identifier; did you mean %q?", what, s, near)
+			r.errorf(v, problem.LicenseInvalid, "%s %q is not an SPDX identifier; did you mean %q?", what, s, near)
 		} else {
-			r.errorf(v, "%s %q is not an SPDX identifier (SPDX list %s); use one from https://spdx.org/licenses/ or LicenseRef-<name> with license_url", what, s, spdx.ListVersion)
+			r.errorf(v, problem.LicenseInvalid, "%s %q is not an SPDX identifier (SPDX list %s); use one from https://spdx.org/licenses/ or LicenseRef-<name> with license_url", what, s, spdx.ListVersion)
 		}
 	}
 	return ""
@@ -513,20 +528,20 @@ func (r *metaReader) license(k, v *yaml.Node, what string) string {
 
 func (r *metaReader) slugList(v *yaml.Node, what string, minN, maxN int) []string {
 	if v.Kind != yaml.SequenceNode {
-		r.errorf(v, "%s must be a list of category slugs, for example %s: [devtools]", what, what)
+		r.errorf(v, problem.TypeInvalid, "%s must be a list of category slugs, for example %s: [devtools]", what, what)
 		return nil
 	}
 	if n := len(v.Content); n < minN || n > maxN {
-		r.errorf(v, "%s has %d entries; give %d to %d", what, n, minN, maxN)
+		r.errorf(v, problem.ListSize, "%s has %d entries; give %d to %d", what, n, minN, maxN)
 	}
 	var out []string
 	for _, item := range v.Content {
 		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
-			r.errorf(item, "each entry of %s must be a category slug", what)
+			r.errorf(item, problem.TypeInvalid, "each entry of %s must be a category slug", what)
 			continue
 		}
 		if slices.Contains(out, item.Value) {
-			r.errorf(item, "%s lists %q twice", what, item.Value)
+			r.errorf(item, problem.ValueDuplicate, "%s lists %q twice", what, item.Value)
 			continue
 		}
 		r.pos[fmt.Sprintf("%s[%d]", what, len(out))] = Pos{Line: item.Line, Col: item.Column}
@@ -537,11 +552,11 @@ func (r *metaReader) slugList(v *yaml.Node, what string, minN, maxN int) []strin
 
 func (r *metaReader) aliases(v *yaml.Node) []string {
 	if v.Kind != yaml.SequenceNode {
-		r.errorf(v, "aliases must be a list of names, for example aliases: [Octocat]")
+		r.errorf(v, problem.TypeInvalid, "aliases must be a list of names, for example aliases: [Octocat]")
 		return nil
 	}
 	if len(v.Content) > maxAliases {
-		r.errorf(v, "aliases has %d entries; the limit is %d", len(v.Content), maxAliases)
+		r.errorf(v, problem.ListSize, "aliases has %d entries; the limit is %d", len(v.Content), maxAliases)
 		return nil
 	}
 	var out []string
@@ -551,7 +566,7 @@ func (r *metaReader) aliases(v *yaml.Node) []string {
 			continue
 		}
 		if slices.Contains(out, s) {
-			r.errorf(item, "alias %q is listed twice", s)
+			r.errorf(item, problem.ValueDuplicate, "alias %q is listed twice", s)
 			continue
 		}
 		out = append(out, s)
@@ -561,7 +576,7 @@ func (r *metaReader) aliases(v *yaml.Node) []string {
 
 func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 	if v.Kind != yaml.MappingNode {
-		r.errorf(v, "files must be a mapping from variant name to {source, license, license_url}")
+		r.errorf(v, problem.TypeInvalid, "files must be a mapping from variant name to {source, license, license_url}")
 		return nil
 	}
 	out := map[string]FileMeta{}
@@ -569,16 +584,16 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 		k, fv := v.Content[i], v.Content[i+1]
 		variant := k.Value
 		if !slices.Contains(Variants, variant) {
-			r.errorf(k, "files: unknown variant %q; the variants are %s", variant, strings.Join(Variants, ", "))
+			r.errorf(k, problem.KeyUnknown, "files: unknown variant %q; the variants are %s", variant, strings.Join(Variants, ", "))
 			continue
 		}
 		if _, dup := out[variant]; dup {
-			r.errorf(k, "files: duplicate variant %q; keep one", variant)
+			r.errorf(k, problem.KeyDuplicate, "files: duplicate variant %q; keep one", variant)
 			continue
 		}
 		r.pos["files."+variant] = Pos{Line: k.Line, Col: k.Column}
 		if fv.Kind != yaml.MappingNode {
-			r.errorf(fv, "files.%s must be a mapping such as {source: https://..., license: MIT}", variant)
+			r.errorf(fv, problem.TypeInvalid, "files.%s must be a mapping such as {source: https://..., license: MIT}", variant)
 			continue
 		}
 		var fm FileMeta
@@ -587,7 +602,7 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 		for j := 0; j+1 < len(fv.Content); j += 2 {
 			fk, fval := fv.Content[j], fv.Content[j+1]
 			if seen[fk.Value] {
-				r.errorf(fk, "files.%s: duplicate key %q; keep one", variant, fk.Value)
+				r.errorf(fk, problem.KeyDuplicate, "files.%s: duplicate key %q; keep one", variant, fk.Value)
 				continue
 			}
 			seen[fk.Value] = true
@@ -601,11 +616,11 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 			case "license_url":
 				fm.LicenseURL = r.url(fk, fval, what)
 			default:
-				r.errorf(fk, "files.%s: unknown key %q; a file override has source, license and license_url", variant, fk.Value)
+				r.errorf(fk, problem.KeyUnknown, "files.%s: unknown key %q; a file override has source, license and license_url", variant, fk.Value)
 			}
 		}
 		if len(seen) == 0 {
-			r.errorf(fv, "files.%s is empty; give source, license or license_url, or remove it", variant)
+			r.errorf(fv, problem.ValueEmpty, "files.%s is empty; give source, license or license_url, or remove it", variant)
 		}
 		if licenseKey != nil {
 			checkLicenseURL(r, fm.License, fm.LicenseURL, licenseKey, "files."+variant+".license_url")

@@ -1,6 +1,9 @@
 package generator
 
-import "logoindex/generator/svg"
+import (
+	"logoindex/generator/problem"
+	"logoindex/generator/svg"
+)
 
 // optimise is the optimise stage: it turns each checked variant of a logo
 // into the file to publish, through svg.OptimiseDocument, and converts
@@ -17,12 +20,12 @@ func optimise(l *Logo) ProblemList {
 			IDPrefix: IDPrefix(l.Slug, v.Variant),
 		})
 		if err != nil {
-			probs.Errorf(v.Path, 0, 0, "%v; this is a bug in logoindex: please report it with the file", err)
+			probs.Errorf(problem.Internal, v.Path, 0, 0, "%v; this is a bug in logoindex: please report it with the file", err)
 			continue
 		}
 		j, err := svg.ToJSX(r.Doc, "p")
 		if err != nil {
-			probs.Errorf(v.Path, 0, 0, "converting to JSX: %v; this is a bug in logoindex: please report it with the file", err)
+			probs.Errorf(problem.Internal, v.Path, 0, 0, "converting to JSX: %v; this is a bug in logoindex: please report it with the file", err)
 			continue
 		}
 		v.Optimised, v.JSX, v.doc = r.Data, j, nil

@@ -34,7 +34,7 @@ func TestSpecialFilesAreNotOpened(t *testing.T) {
 			f.Close()
 		}
 	})
-	want := "src/acme/icon.svg: is a named pipe (FIFO), not a regular file; it was not opened: replace it with a regular file\n"
+	want := "[file-not-regular] src/acme/icon.svg: is a named pipe (FIFO), not a regular file; it was not opened: replace it with a regular file\n"
 	// A socket, bound in a short temporary folder (socket paths are short).
 	sockDir, err := os.MkdirTemp("", "s")
 	if err != nil {
@@ -44,12 +44,12 @@ func TestSpecialFilesAreNotOpened(t *testing.T) {
 	if ln, err := net.Listen("unix", filepath.Join(sockDir, "s")); err == nil {
 		defer ln.Close()
 		if err := os.Rename(filepath.Join(sockDir, "s"), filepath.Join(dir, "acme/wordmark.svg")); err == nil {
-			want += "src/acme/wordmark.svg: is a socket, not a regular file; it was not opened: replace it with a regular file\n"
+			want += "[file-not-regular] src/acme/wordmark.svg: is a socket, not a regular file; it was not opened: replace it with a regular file\n"
 		}
 	}
 	// A character device (the one of /dev/null), where mknod is allowed.
 	if syscall.Mknod(filepath.Join(dir, "acme/icon-dark.svg"), syscall.S_IFCHR|0o644, 1<<8|3) == nil {
-		want = "src/acme/icon-dark.svg: is a device, not a regular file; it was not opened: replace it with a regular file\n" + want
+		want = "[file-not-regular] src/acme/icon-dark.svg: is a device, not a regular file; it was not opened: replace it with a regular file\n" + want
 	}
 
 	root, err := os.OpenRoot(dir)

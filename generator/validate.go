@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode"
 
+	"logoindex/generator/problem"
 	"logoindex/generator/svg"
 )
 
@@ -176,9 +177,9 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 			if !knownCats[c] {
 				line, col := at(fmt.Sprintf("categories[%d]", i))
 				if near := SuggestCategory(c, slices.Sorted(maps.Keys(knownCats))); near != "" {
-					probs.Errorf(metaPath, line, col, "unknown category %q; did you mean %q? Use a slug from categories.yaml or add the category there", c, near)
+					probs.Errorf(problem.CategoryUnknown, metaPath, line, col, "unknown category %q; did you mean %q? Use a slug from categories.yaml or add the category there", c, near)
 				} else {
-					probs.Errorf(metaPath, line, col, "unknown category %q; use a slug from categories.yaml or add the category there", c)
+					probs.Errorf(problem.CategoryUnknown, metaPath, line, col, "unknown category %q; use a slug from categories.yaml or add the category there", c)
 				}
 			}
 		}
@@ -186,7 +187,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 	for variant := range m.Files {
 		if ls.Variants[variant] == nil {
 			line, col := at("files." + variant)
-			probs.Errorf(metaPath, line, col, "files.%s describes %s.svg, which this logo does not have; add the file or remove the entry", variant, variant)
+			probs.Errorf(problem.FilesUnused, metaPath, line, col, "files.%s describes %s.svg, which this logo does not have; add the file or remove the entry", variant, variant)
 		}
 	}
 
@@ -242,13 +243,13 @@ func darkReadability(l *Logo, m *Meta) ProblemList {
 	if hex, ok := svg.ParseColour(l.Hex); ok && l.Variant("icon-dark") == nil {
 		if r := Contrast(hex, DarkBackground); r < MinDarkContrast {
 			pos := m.Pos["hex"]
-			probs.Warnf(l.MetaPath, pos.Line, pos.Col, "brand colour %s has a contrast ratio of %.2f:1 against a dark page (#0D1117), below %.0f:1; add icon-dark.svg, a variant that reads on dark backgrounds", l.Hex, r, MinDarkContrast)
+			probs.Warnf(problem.ContrastLow, l.MetaPath, pos.Line, pos.Col, "brand colour %s has a contrast ratio of %.2f:1 against a dark page (#0D1117), below %.0f:1; add icon-dark.svg, a variant that reads on dark backgrounds", l.Hex, r, MinDarkContrast)
 		}
 	}
 	if w := l.Variant("wordmark"); w != nil && w.Info != nil && l.Variant("wordmark-dark") == nil {
 		for _, p := range w.Info.Paints {
 			if r := Contrast(p.Colour, DarkBackground); r < MinDarkContrast {
-				probs.Warnf(w.Path, p.Pos.Line, p.Pos.Col, "wordmark paints %s, contrast %.2f:1 against a dark page (#0D1117), below %.0f:1; add wordmark-dark.svg, a variant that reads on dark backgrounds", p.Value, r, MinDarkContrast)
+				probs.Warnf(problem.ContrastLow, w.Path, p.Pos.Line, p.Pos.Col, "wordmark paints %s, contrast %.2f:1 against a dark page (#0D1117), below %.0f:1; add wordmark-dark.svg, a variant that reads on dark backgrounds", p.Value, r, MinDarkContrast)
 				break
 			}
 		}
@@ -264,7 +265,7 @@ func darkReadability(l *Logo, m *Meta) ProblemList {
 		}
 		if !found {
 			pos := m.Pos["hex"]
-			probs.Warnf(l.MetaPath, pos.Line, pos.Col, "icon.svg never paints the brand colour %s (it paints %s); check hex or the artwork", l.Hex, paintList(icon.Info.Paints))
+			probs.Warnf(problem.HexUnused, l.MetaPath, pos.Line, pos.Col, "icon.svg never paints the brand colour %s (it paints %s); check hex or the artwork", l.Hex, paintList(icon.Info.Paints))
 		}
 	}
 	return probs
@@ -367,7 +368,7 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 		if l.ComponentAt == (Pos{}) {
 			what = "default component name"
 		}
-		probs.Errorf(l.MetaPath, l.ComponentAt.Line, l.ComponentAt.Col, "%s %s; set component: to a unique name, for example %s", what, clash, suggestion)
+		probs.Errorf(problem.ComponentDuplicate, l.MetaPath, l.ComponentAt.Line, l.ComponentAt.Col, "%s %s; set component: to a unique name, for example %s", what, clash, suggestion)
 	}
 	return probs
 }

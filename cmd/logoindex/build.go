@@ -24,12 +24,12 @@ type sourceFlags struct {
 func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.src, "src", "source-logos", "source `folder`: categories.yaml and one folder per logo")
 	fs.BoolVar(&s.strict, "strict", false, "fail on warnings too")
-	fs.StringVar(&s.format, "format", "text", "problem `format`: text (path:line:col: message) or github (workflow annotations)")
+	fs.StringVar(&s.format, "format", "text", "problem `format`: text (path:line:col: message), github (workflow annotations titled with the code) or json (one object a line)")
 }
 
 func (s *sourceFlags) validate() error {
-	if s.format != "text" && s.format != "github" {
-		return usageError("-format must be text or github, not %q", s.format)
+	if s.format != "text" && s.format != "github" && s.format != "json" {
+		return usageError("-format must be text, github or json, not %q", s.format)
 	}
 	if s.src == "" {
 		return usageError("-src must name a folder")
@@ -229,11 +229,16 @@ func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, s
 	return nil
 }
 
+// printProblems prints one problem a line in the -format asked for.
 func printProblems(w io.Writer, probs generator.ProblemList, format string) {
 	for _, p := range probs {
-		if format == "github" {
+		switch format {
+		case "github":
 			fmt.Fprintln(w, p.GitHub())
-		} else {
+		case "json":
+			b, _ := p.MarshalJSON() // cannot fail: strings and ints
+			fmt.Fprintf(w, "%s\n", b)
+		default:
 			fmt.Fprintln(w, p.Error())
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"go/parser"
 	"go/token"
@@ -111,6 +112,39 @@ func TestCheckReportsEveryProblem(t *testing.T) {
 	if stdout != "" {
 		t.Errorf("stdout = %q, want nothing", stdout)
 	}
+
+	// -format json: the same problems, one object a line, with the codes
+	// a tool goes by.
+	code, stdout, stderr = runCmd("check", "-format", "json")
+	if code != 1 || stdout != "" {
+		t.Errorf("-format json: exit %d, stdout %q", code, stdout)
+	}
+	type jsonProblem struct {
+		Path, Severity, Code, Message string
+		Line, Col                     int
+	}
+	var got []jsonProblem
+	for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		var p jsonProblem
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("-format json: %q: %v", line, err)
+		}
+		got = append(got, p)
+	}
+	wantJSON := []jsonProblem{
+		{"source-logos/gitlab/icon-mono.svg", "error", "svg-mono-colour", "icon-mono paints fill: #FC6D26; every paint must be currentColor, none or transparent", 1, 61},
+		{"source-logos/gitlab/icon-mono.svg", "error", "svg-element-not-allowed", "<script> is not allowed: it can run script; remove it", 1, 76},
+		{"source-logos/gitlab/icon_dark.svg", "error", "file-unexpected", "unexpected file; did you mean icon-dark.svg? a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg", 0, 0},
+		{"source-logos/gitlab/logo.yaml", "error", "value-empty", `hex is empty: in YAML an unquoted # starts a comment; quote the value: hex: "#FC6D26"`, 2, 5},
+		{"source-logos/gitlab/logo.yaml", "error", "category-unknown", `unknown category "nope"; use a slug from categories.yaml or add the category there`, 3, 24},
+		{"source-logos/gitlab/logo.yaml", "error", "url-invalid", `source "about.gitlab.com" is not an absolute http(s) URL; write it in full, starting with https://`, 4, 9},
+		{"source-logos/gitlab/logo.yaml", "error", "license-invalid", `license "Apache 2.0" is not an SPDX identifier; did you mean "Apache-2.0"?`, 5, 10},
+	}
+	if diff := cmp.Diff(wantJSON, got); diff != "" {
+		t.Errorf("-format json mismatch (-want +got):\n%s", diff)
+	}
 }
 
 func TestCheckGitHubFormat(t *testing.T) {
@@ -118,7 +152,7 @@ func TestCheckGitHubFormat(t *testing.T) {
 	files["source-logos/gitlab/logo.yaml"] = strings.Replace(files["source-logos/gitlab/logo.yaml"], "CC0-1.0", "mit", 1)
 	inTempDir(t, files)
 	code, _, stderr := runCmd("check", "-format", "github")
-	want := "::error file=source-logos/gitlab/logo.yaml,line=5,col=10::license \"mit\" is not an SPDX identifier; did you mean \"MIT\"?\n"
+	want := "::error file=source-logos/gitlab/logo.yaml,line=5,col=10,title=license-invalid::license \"mit\" is not an SPDX identifier; did you mean \"MIT\"?\n"
 	if code != 1 || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
@@ -140,7 +174,7 @@ func TestStrictFailsOnWarnings(t *testing.T) {
 		t.Errorf("check -strict: exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = runCmd("check", "-strict", "-format", "github")
-	if code != 1 || !strings.HasPrefix(stderr, "::warning file=source-logos/gitlab/logo.yaml,line=2,col=6::brand colour #181717") {
+	if code != 1 || !strings.HasPrefix(stderr, "::warning file=source-logos/gitlab/logo.yaml,line=2,col=6,title=contrast-low::brand colour #181717") {
 		t.Errorf("check -strict -format github: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -206,7 +240,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, `logoindex: unknown command "frobnicate"`},
 		{[]string{"build", "-nope"}, "flag provided but not defined: -nope"},
 		{[]string{"build", "extra"}, `logoindex: build takes no arguments, got ["extra"]`},
-		{[]string{"check", "-format", "xml"}, `logoindex: -format must be text or github, not "xml"`},
+		{[]string{"check", "-format", "xml"}, `logoindex: -format must be text, github or json, not "xml"`},
 		{[]string{"build", "-base-url", "logos.example.com"}, `logoindex: -base-url "logos.example.com" must be an absolute http(s) URL without query or fragment, such as https://logos.example.com`},
 		{[]string{"check", "-src", "missing"}, "logoindex: -src missing is not a folder"},
 		{[]string{"new"}, "logoindex: new takes exactly one slug"},
@@ -277,7 +311,8 @@ func TestFileNamesCannotForgeOutput(t *testing.T) {
 	inTempDir(t, files)
 	for _, tc := range []struct{ format, want string }{
 		{"text", `source-logos/gitlab/x\nINJECTED: checked 2 logos: no errors\x1b[2K: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
-		{"github", `::error file=source-logos/gitlab/x\nINJECTED%3A checked 2 logos%3A no errors\x1b[2K::unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
+		{"github", `::error file=source-logos/gitlab/x\nINJECTED%3A checked 2 logos%3A no errors\x1b[2K,title=file-unexpected::unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
+		{"json", `{"path":"source-logos/gitlab/x\nINJECTED: checked 2 logos: no errors\u001b[2K","line":0,"col":0,"severity":"error","code":"file-unexpected","message":"unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg"}` + "\n"},
 	} {
 		code, stdout, stderr := runCmd("check", "-format", tc.format)
 		if code != 1 || stdout != "" || stderr != tc.want {

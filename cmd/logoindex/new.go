@@ -15,6 +15,7 @@ import (
 	"text/template"
 
 	"logoindex/generator"
+	"logoindex/generator/problem"
 )
 
 // stringList is a repeatable flag that also splits on commas.
@@ -153,7 +154,7 @@ func checkScaffold(src string, data []byte) error {
 	var msgs []string
 	for _, pr := range p {
 		// source and license may be left for the contributor to fill in.
-		if strings.HasPrefix(pr.Msg, "source is empty") || strings.HasPrefix(pr.Msg, "license is empty") {
+		if pr.Code == problem.SourceMissing || pr.Code == problem.LicenseMissing {
 			continue
 		}
 		msgs = append(msgs, pr.Msg)

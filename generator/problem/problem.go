@@ -6,7 +6,9 @@
 package problem
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,6 +45,7 @@ type Problem struct {
 	Line     int
 	Col      int
 	Severity Severity
+	Code     Code // the rule it breaks (codes.go)
 	Msg      string
 }
 
@@ -69,8 +72,9 @@ func (p *Problem) Error() string {
 }
 
 // GitHub formats the problem as a GitHub Actions workflow command, so a pull
-// request shows it on its line; path and message are encoded for it
-// (escape.GitHubProperty, escape.GitHubData).
+// request shows it on its line with the code as the annotation's title;
+// path, code and message are encoded for it (escape.GitHubProperty,
+// escape.GitHubData).
 func (p *Problem) GitHub() string {
 	var b strings.Builder
 	b.WriteString("::")
@@ -83,28 +87,51 @@ func (p *Problem) GitHub() string {
 			fmt.Fprintf(&b, ",col=%d", p.Col)
 		}
 	}
+	if p.Code != "" {
+		b.WriteString(",title=")
+		b.WriteString(escape.GitHubProperty(string(p.Code)))
+	}
 	b.WriteString("::")
 	b.WriteString(escape.GitHubData(p.Msg))
 	return b.String()
+}
+
+// MarshalJSON encodes the problem as one object with the keys path, line,
+// col, severity ("error" or "warning"), code and message, always all six:
+// line and col are 0 where unknown. check -format json prints one a line.
+func (p *Problem) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // messages name elements: keep <svg> readable
+	err := enc.Encode(struct {
+		Path     string `json:"path"`
+		Line     int    `json:"line"`
+		Col      int    `json:"col"`
+		Severity string `json:"severity"`
+		Code     Code   `json:"code"`
+		Message  string `json:"message"`
+	}{p.Path, p.Line, p.Col, p.Severity.String(), p.Code, p.Msg})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
 
 // List is every problem found in one run. Like go/scanner's ErrorList, it
 // is an error itself so callers can return it whole.
 type List []*Problem
 
-// Add appends a problem.
-func (l *List) Add(path string, line, col int, sev Severity, format string, args ...any) {
-	*l = append(*l, &Problem{Path: path, Line: line, Col: col, Severity: sev, Msg: fmt.Sprintf(format, args...)})
+// Add appends a problem. The code comes first and is required, so that
+// no problem is reported without the rule it breaks.
+func (l *List) Add(code Code, path string, line, col int, sev Severity, format string, args ...any) {
+	*l = append(*l, &Problem{Path: path, Line: line, Col: col, Severity: sev, Code: code, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Errorf appends an error.
-func (l *List) Errorf(path string, line, col int, format string, args ...any) {
-	l.Add(path, line, col, Error, format, args...)
+func (l *List) Errorf(code Code, path string, line, col int, format string, args ...any) {
+	l.Add(code, path, line, col, Error, format, args...)
 }
 
 // Warnf appends a warning.
-func (l *List) Warnf(path string, line, col int, format string, args ...any) {
-	l.Add(path, line, col, Warning, format, args...)
+func (l *List) Warnf(code Code, path string, line, col int, format string, args ...any) {
+	l.Add(code, path, line, col, Warning, format, args...)
 }
 
 // Sort orders the list by path, then line, then column, then message, so

@@ -93,12 +93,12 @@ type reference struct {
 	what string // for messages: "href", "url()" ...
 }
 
-func (c *checker) errorf(pos problem.Pos, format string, args ...any) {
-	c.probs.Errorf(c.d.Path, pos.Line, pos.Col, format, args...)
+func (c *checker) errorf(pos problem.Pos, code problem.Code, format string, args ...any) {
+	c.probs.Errorf(code, c.d.Path, pos.Line, pos.Col, format, args...)
 }
 
-func (c *checker) warnf(pos problem.Pos, format string, args ...any) {
-	c.probs.Warnf(c.d.Path, pos.Line, pos.Col, format, args...)
+func (c *checker) warnf(pos problem.Pos, code problem.Code, format string, args ...any) {
+	c.probs.Warnf(code, c.d.Path, pos.Line, pos.Col, format, args...)
 }
 
 func (c *checker) check() {
@@ -125,16 +125,16 @@ func (c *checker) checkRoot(n *Node) bool {
 	if n.Local != "svg" || n.Space != NSSVG {
 		switch {
 		case strings.EqualFold(n.Local, "html"):
-			c.errorf(pos, "is an HTML document, not an SVG; export the logo as SVG")
+			c.errorf(pos, problem.SVGInvalid, "is an HTML document, not an SVG; export the logo as SVG")
 		case n.Local == "svg":
-			c.errorf(pos, `root <svg> is not in the SVG namespace; add xmlns="http://www.w3.org/2000/svg"`)
+			c.errorf(pos, problem.SVGInvalid, `root <svg> is not in the SVG namespace; add xmlns="http://www.w3.org/2000/svg"`)
 		default:
-			c.errorf(pos, `root element is <%s>; an SVG logo's root is <svg xmlns="http://www.w3.org/2000/svg">`, n.Name())
+			c.errorf(pos, problem.SVGInvalid, `root element is <%s>; an SVG logo's root is <svg xmlns="http://www.w3.org/2000/svg">`, n.Name())
 		}
 		return false
 	}
 	if n.Prefix != "" {
-		c.errorf(pos, `root element <%s> uses a namespace prefix; write <svg xmlns="http://www.w3.org/2000/svg"> and drop the prefix`, n.Name())
+		c.errorf(pos, problem.SVGInvalid, `root element <%s> uses a namespace prefix; write <svg xmlns="http://www.w3.org/2000/svg"> and drop the prefix`, n.Name())
 		return false
 	}
 	viewBox, hasViewBox := n.Attr("viewBox")
@@ -145,12 +145,12 @@ func (c *checker) checkRoot(n *Node) bool {
 		if plainNumber(w) > 0 && plainNumber(h) > 0 {
 			hint = fmt.Sprintf(`, for example viewBox="0 0 %s %s" from its width and height`, strings.TrimSpace(w), strings.TrimSpace(h))
 		}
-		c.errorf(pos, `root <svg> has no viewBox; add viewBox="0 0 <width> <height>"%s`, hint)
+		c.errorf(pos, problem.SVGViewBoxInvalid, `root <svg> has no viewBox; add viewBox="0 0 <width> <height>"%s`, hint)
 		return true
 	}
 	vb, msg := parseViewBox(viewBox)
 	if msg != "" {
-		c.errorf(pos, "viewBox=%q %s", truncate(viewBox, 60), msg)
+		c.errorf(pos, problem.SVGViewBoxInvalid, "viewBox=%q %s", truncate(viewBox, 60), msg)
 	}
 	c.info.ViewBox = vb
 	return true
@@ -199,13 +199,13 @@ func (c *checker) element(n *Node, preserve bool) {
 		c.foreignElement(n, pos)
 		return
 	case n.Prefix != "" && n.Parent != nil:
-		c.errorf(pos, "element <%s> uses a namespace prefix for SVG; write <%s> in the default namespace", n.Name(), n.Local)
+		c.errorf(pos, problem.SVGElementNotAllowed, "element <%s> uses a namespace prefix for SVG; write <%s> in the default namespace", n.Name(), n.Local)
 		return
 	case !allowedElement(n.Local):
 		if why, ok := refusedElements[strings.ToLower(n.Local)]; ok {
-			c.errorf(pos, "<%s> is not allowed: %s; remove it", n.Name(), why)
+			c.errorf(pos, problem.SVGElementNotAllowed, "<%s> is not allowed: %s; remove it", n.Name(), why)
 		} else {
-			c.errorf(pos, "<%s> is not an element a logo may use (see the allowlist in the README's Security section); remove it", n.Name())
+			c.errorf(pos, problem.SVGElementNotAllowed, "<%s> is not an element a logo may use (see the allowlist in the README's Security section); remove it", n.Name())
 		}
 		return
 	}
@@ -229,7 +229,7 @@ func (c *checker) element(n *Node, preserve bool) {
 			if textOnly {
 				// In a page, <title> and <desc> of an inline SVG hold HTML:
 				// an element there would be an HTML element.
-				c.errorf(c.d.Pos(k), "<%s> may hold only text, not <%s>; remove the element", n.Local, k.Name())
+				c.errorf(c.d.Pos(k), problem.SVGElementNotAllowed, "<%s> may hold only text, not <%s>; remove the element", n.Local, k.Name())
 				continue
 			}
 			c.element(k, preserve)
@@ -242,11 +242,11 @@ func (c *checker) element(n *Node, preserve bool) {
 func (c *checker) foreignElement(n *Node, pos problem.Pos) {
 	switch n.Space {
 	case NSXHTML:
-		c.errorf(pos, "HTML element <%s> is not allowed in an SVG logo; remove it", n.Name())
+		c.errorf(pos, problem.SVGElementNotAllowed, "HTML element <%s> is not allowed in an SVG logo; remove it", n.Name())
 	case "":
-		c.errorf(pos, `element <%s> is in no namespace (xmlns=""); an SVG logo holds only SVG elements`, n.Name())
+		c.errorf(pos, problem.SVGElementNotAllowed, `element <%s> is in no namespace (xmlns=""); an SVG logo holds only SVG elements`, n.Name())
 	default:
-		c.errorf(pos, "element <%s> is in the namespace %q; an SVG logo holds only SVG elements (and editor metadata, which is dropped)", n.Name(), truncate(n.Space, 60))
+		c.errorf(pos, problem.SVGElementNotAllowed, "element <%s> is in the namespace %q; an SVG logo holds only SVG elements (and editor metadata, which is dropped)", n.Name(), truncate(n.Space, 60))
 	}
 }
 
@@ -261,7 +261,7 @@ func (c *checker) text(parent, t *Node, preserve bool) {
 		}
 	}
 	if preserve && whitespaceMatters(t.Text) && drawsText(parent) {
-		c.errorf(c.d.TextPos(t, 0), `text under xml:space="preserve" has spaces that the optimiser would collapse; convert the text to paths or remove the extra spaces`)
+		c.errorf(c.d.TextPos(t, 0), problem.SVGSpacePreserve, `text under xml:space="preserve" has spaces that the optimiser would collapse; convert the text to paths or remove the extra spaces`)
 	}
 }
 
@@ -289,7 +289,7 @@ func (c *checker) attr(n *Node, a *Attr) {
 	name := a.Name()
 	lower := strings.ToLower(a.Local)
 	if strings.HasPrefix(lower, "on") && a.Space == "" {
-		c.errorf(pos, "event handler attribute %s is not allowed on <%s>; remove it", name, n.Name())
+		c.errorf(pos, problem.SVGAttributeNotAllowed, "event handler attribute %s is not allowed on <%s>; remove it", name, n.Name())
 		return
 	}
 	var kind attrKind
@@ -306,35 +306,35 @@ func (c *checker) attr(n *Node, a *Attr) {
 	case a.Space == NSXML || a.Space == NSXLink:
 		kind = namespacedAttributes[[2]string{a.Space, a.Local}]
 	default:
-		c.errorf(pos, "attribute %s is in the namespace %q; only xml:space, xml:lang, xlink:href and xlink:title are allowed besides SVG's own", name, truncate(a.Space, 60))
+		c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is in the namespace %q; only xml:space, xml:lang, xlink:href and xlink:title are allowed besides SVG's own", name, truncate(a.Space, 60))
 		return
 	}
 	if kind == 0 {
 		if why, ok := refusedAttributes[lower]; ok {
-			c.errorf(pos, "attribute %s is not allowed on <%s>: %s; remove it", name, n.Name(), why)
+			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not allowed on <%s>: %s; remove it", name, n.Name(), why)
 		} else {
-			c.errorf(pos, "attribute %s is not an attribute a logo may use (see the allowlist in the README's Security section); remove it", name)
+			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not an attribute a logo may use (see the allowlist in the README's Security section); remove it", name)
 		}
 		return
 	}
 	if hasJavascriptURL(a.Value) {
-		c.errorf(pos, "attribute %s on <%s> contains javascript:; remove it", name, n.Name())
+		c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s on <%s> contains javascript:; remove it", name, n.Name())
 		return
 	}
 	switch kind {
 	case kindText:
 		if n.Local == "style" && a.Local == "type" && strings.TrimSpace(a.Value) != "" && !strings.EqualFold(strings.TrimSpace(a.Value), "text/css") {
-			c.errorf(pos, "<style type=%q> is not CSS; only text/css is allowed", a.Value)
+			c.errorf(pos, problem.SVGValueInvalid, "<style type=%q> is not CSS; only text/css is allowed", a.Value)
 		}
 	case kindSpace:
 		if a.Value != "default" && a.Value != "preserve" {
-			c.errorf(pos, `xml:space must be "default" or "preserve", not %q`, a.Value)
+			c.errorf(pos, problem.SVGValueInvalid, `xml:space must be "default" or "preserve", not %q`, a.Value)
 		}
 	case kindID:
 		if a.Value == "" {
-			c.errorf(pos, "id is empty; give it a name or remove it")
+			c.errorf(pos, problem.SVGValueInvalid, "id is empty; give it a name or remove it")
 		} else if first, dup := c.ids[a.Value]; dup {
-			c.errorf(pos, "id %q is also used at line %d; ids must be unique", a.Value, c.d.Pos(first).Line)
+			c.errorf(pos, problem.SVGIDDuplicate, "id %q is also used at line %d; ids must be unique", a.Value, c.d.Pos(first).Line)
 		} else {
 			c.ids[a.Value] = n
 		}
@@ -342,40 +342,40 @@ func (c *checker) attr(n *Node, a *Attr) {
 	case kindHref:
 		v := strings.TrimSpace(a.Value)
 		if !strings.HasPrefix(v, "#") || len(v) == 1 || strings.ContainsAny(v, " \t\r\n") {
-			c.errorf(pos, "%s=%q on <%s> points outside the document; only local references like \"#id\" are allowed", name, truncate(a.Value, 60), n.Name())
+			c.errorf(pos, problem.SVGReferenceExternal, "%s=%q on <%s> points outside the document; only local references like \"#id\" are allowed", name, truncate(a.Value, 60), n.Name())
 			return
 		}
 		if _, ok := refTargets[n.Local]; !ok {
-			c.warnf(pos, "%s on <%s> does nothing, so it is not published; remove it", name, n.Name())
+			c.warnf(pos, problem.SVGAttributeUnused, "%s on <%s> does nothing, so it is not published; remove it", name, n.Name())
 			return
 		}
 		c.refs = append(c.refs, reference{n, v[1:], pos, name})
 	case kindStyle:
 		decls, errs := readDeclarations(a.Value)
 		for _, e := range errs {
-			c.errorf(c.d.ValuePos(a, e.off), "style attribute: %s", e.msg)
+			c.errorf(c.d.ValuePos(a, e.off), e.code, "style attribute: %s", e.msg)
 		}
 		for _, d := range decls {
 			c.declaration(n, d, func(off int) problem.Pos { return c.d.ValuePos(a, off) }, originInline, nil)
 		}
 	case kindPath:
 		if msg, off := checkPathData(a.Value); msg != "" {
-			c.errorf(c.d.ValuePos(a, off), "%s on <%s>: %s", name, n.Name(), msg)
+			c.errorf(c.d.ValuePos(a, off), problem.SVGValueInvalid, "%s on <%s>: %s", name, n.Name(), msg)
 		}
 	case kindNumbers:
 		c.numbers(n, a, pos)
 	case kindViewBox:
 		if _, msg := parseViewBox(a.Value); msg != "" && n != c.d.Root {
-			c.errorf(pos, "viewBox=%q %s", truncate(a.Value, 60), msg)
+			c.errorf(pos, problem.SVGViewBoxInvalid, "viewBox=%q %s", truncate(a.Value, 60), msg)
 		}
 	case kindTransform:
 		if _, msg := parseTransform(a.Value); msg != "" {
-			c.errorf(pos, "%s=%q %s", name, truncate(a.Value, 60), msg)
+			c.errorf(pos, problem.SVGValueInvalid, "%s=%q %s", name, truncate(a.Value, 60), msg)
 		}
 	default: // a presentation attribute: a CSS value
 		toks, errs := readValue(a.Value)
 		for _, e := range errs {
-			c.errorf(c.d.ValuePos(a, e.off), "attribute %s: %s", name, e.msg)
+			c.errorf(c.d.ValuePos(a, e.off), e.code, "attribute %s: %s", name, e.msg)
 		}
 		if len(errs) == 0 {
 			// The declaration is the attribute: it is at the attribute's
@@ -406,10 +406,10 @@ func (c *checker) numbers(n *Node, a *Attr, pos problem.Pos) {
 		case err != nil && num == "":
 			// A keyword (auto, userSpaceOnUse ...): nothing to bound.
 		case err != nil && !strings.Contains(err.Error(), "range"):
-			c.errorf(pos, "%s=%q on <%s> has %q, which is not a number", a.Name(), truncate(a.Value, 60), n.Name(), truncate(f, 30))
+			c.errorf(pos, problem.SVGValueInvalid, "%s=%q on <%s> has %q, which is not a number", a.Name(), truncate(a.Value, 60), n.Name(), truncate(f, 30))
 			return
 		case err != nil || math.IsInf(v, 0) || math.IsNaN(v) || math.Abs(v) > MaxNumber:
-			c.errorf(pos, "%s=%q on <%s> has %s, beyond ±1e9; no logo needs numbers that large, and they overflow when added up", a.Name(), truncate(a.Value, 60), n.Name(), truncate(f, 30))
+			c.errorf(pos, problem.SVGValueInvalid, "%s=%q on <%s> has %s, beyond ±1e9; no logo needs numbers that large, and they overflow when added up", a.Name(), truncate(a.Value, 60), n.Name(), truncate(f, 30))
 			return
 		}
 	}
@@ -469,7 +469,7 @@ func (c *checker) declaration(n *Node, d cssDecl, at func(int) problem.Pos, orig
 	}
 	kind := propertyKind(d.prop)
 	if kind == 0 {
-		c.errorf(pos, "%s: the CSS property %s is not one a logo may use (see the allowlist in the README's Security section); remove it", what, d.prop)
+		c.errorf(pos, problem.SVGCSSNotAllowed, "%s: the CSS property %s is not one a logo may use (see the allowlist in the README's Security section); remove it", what, d.prop)
 		return nil
 	}
 	if !c.checkValue(d, at, what) {
@@ -484,7 +484,7 @@ func (c *checker) declaration(n *Node, d cssDecl, at func(int) problem.Pos, orig
 	case kindPaint, kindColour:
 		p, msg := parsePaint(d.value, kind == kindColour)
 		if msg != "" {
-			c.errorf(at(d.valOff), "%s: %s: %s %s; write a colour such as #1A2B3C%s", what, d.prop, out.text, msg, map[bool]string{true: ", currentColor, none or url(#id)"}[kind == kindPaint])
+			c.errorf(at(d.valOff), problem.SVGValueInvalid, "%s: %s: %s %s; write a colour such as #1A2B3C%s", what, d.prop, out.text, msg, map[bool]string{true: ", currentColor, none or url(#id)"}[kind == kindPaint])
 			return nil
 		}
 		out.p = p
@@ -493,7 +493,7 @@ func (c *checker) declaration(n *Node, d cssDecl, at func(int) problem.Pos, orig
 			if origin == originSheet {
 				where = " in <style>"
 			}
-			c.errorf(pos, "icon-mono paints %s: %s%s; every paint must be currentColor, none or transparent", d.prop, out.text, where)
+			c.errorf(pos, problem.SVGMonoColour, "icon-mono paints %s: %s%s; every paint must be currentColor, none or transparent", d.prop, out.text, where)
 		}
 		if p.kind == paintURL {
 			out.ref = strings.TrimPrefix(p.ref, "#")
@@ -528,33 +528,33 @@ func (c *checker) checkValue(d cssDecl, at func(int) problem.Pos, what string) b
 		switch t.tt {
 		case css.IdentToken, css.HashToken, css.StringToken, css.CommaToken, css.WhitespaceToken:
 			if t.tt == css.IdentToken && strings.EqualFold(t.data, "expression") {
-				c.errorf(at(t.off), "%s uses expression: expression() runs script; remove it", what)
+				c.errorf(at(t.off), problem.SVGCSSNotAllowed, "%s uses expression: expression() runs script; remove it", what)
 				ok = false
 			}
 		case css.DelimToken:
 			if !strings.ContainsAny(t.data, "/+-*") {
-				c.errorf(at(t.off), "%s: %s has %q, which is not part of a value", what, d.prop, t.data)
+				c.errorf(at(t.off), problem.SVGValueInvalid, "%s: %s has %q, which is not part of a value", what, d.prop, t.data)
 				ok = false
 			}
 		case css.NumberToken, css.PercentageToken, css.DimensionToken:
 			num := strings.TrimRightFunc(t.data, func(r rune) bool { return r == '%' || r > '9' || r < '0' && r != '.' && r != '-' && r != '+' })
 			v, err := strconv.ParseFloat(num, 64)
 			if err != nil && strings.Contains(err.Error(), "range") || math.IsInf(v, 0) || math.Abs(v) > MaxNumber {
-				c.errorf(at(t.off), "%s: %s has %s, beyond ±1e9; no logo needs numbers that large", what, d.prop, t.data)
+				c.errorf(at(t.off), problem.SVGValueInvalid, "%s: %s has %s, beyond ±1e9; no logo needs numbers that large", what, d.prop, t.data)
 				ok = false
 			}
 		case css.FunctionToken:
 			if !cssFunctions[strings.ToLower(t.data)] {
-				c.errorf(at(t.off), "%s uses %s): only colour, arithmetic, transform and filter functions are allowed; remove it", what, t.data)
+				c.errorf(at(t.off), problem.SVGCSSNotAllowed, "%s uses %s): only colour, arithmetic, transform and filter functions are allowed; remove it", what, t.data)
 				ok = false
 			}
 		case css.URLToken:
 			if ref := urlTarget(t); !strings.HasPrefix(ref, "#") || len(ref) == 1 {
-				c.errorf(at(t.off), "%s has url(%s), which points outside the document; only local references like url(#gradient) are allowed", what, truncate(ref, 60))
+				c.errorf(at(t.off), problem.SVGReferenceExternal, "%s has url(%s), which points outside the document; only local references like url(#gradient) are allowed", what, truncate(ref, 60))
 				ok = false
 			}
 		default:
-			c.errorf(at(t.off), "%s: %s has %q, which is not part of a value", what, d.prop, t.data)
+			c.errorf(at(t.off), problem.SVGValueInvalid, "%s: %s has %q, which is not part of a value", what, d.prop, t.data)
 			ok = false
 		}
 	})
@@ -566,7 +566,7 @@ func (c *checker) stylesheet(style, t *Node) {
 	at := func(off int) problem.Pos { return c.d.TextPos(t, off) }
 	rules, errs := readStylesheet(t.Text)
 	for _, e := range errs {
-		c.errorf(at(e.off), "<style>: %s", e.msg)
+		c.errorf(at(e.off), e.code, "<style>: %s", e.msg)
 	}
 	sh := sheet{text: t}
 	for i := range rules {
@@ -574,11 +574,11 @@ func (c *checker) stylesheet(style, t *Node) {
 		for _, s := range r.selectors {
 			last := s.compounds[len(s.compounds)-1]
 			if len(last.ids) == 0 && len(last.classes) == 0 {
-				c.errorf(at(s.off), "<style>: the selector would also style the page around the logo when the SVG is inlined in HTML; select by class or id, for example .st0")
+				c.errorf(at(s.off), problem.SVGCSSNotAllowed, "<style>: the selector would also style the page around the logo when the SVG is inlined in HTML; select by class or id, for example .st0")
 			}
 			for _, cp := range s.compounds {
 				if cp.typ != "" && cp.typ != "*" && !allowedElement(cp.typ) {
-					c.errorf(at(s.off), "<style>: the selector names <%s>, which a logo cannot hold", cp.typ)
+					c.errorf(at(s.off), problem.SVGCSSNotAllowed, "<style>: the selector names <%s>, which a logo cannot hold", cp.typ)
 				}
 			}
 		}

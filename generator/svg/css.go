@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"logoindex/generator/problem"
+
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 )
@@ -70,8 +72,9 @@ type cssName struct {
 
 // cssError is a problem in CSS text, at an offset of it.
 type cssError struct {
-	off int
-	msg string
+	off  int
+	code problem.Code
+	msg  string
 }
 
 type cssReader struct {
@@ -80,8 +83,8 @@ type cssReader struct {
 	errs []cssError
 }
 
-func (r *cssReader) errorf(off int, format string, args ...any) {
-	r.errs = append(r.errs, cssError{off, fmt.Sprintf(format, args...)})
+func (r *cssReader) errorf(off int, code problem.Code, format string, args ...any) {
+	r.errs = append(r.errs, cssError{off, code, fmt.Sprintf(format, args...)})
 }
 
 // lexCSS splits text into tokens, dropping comments and nesting function
@@ -97,7 +100,7 @@ func lexCSS(text string) ([]cssToken, []cssError) {
 		tt, data := l.Next()
 		if tt == css.ErrorToken {
 			if off != len(text) {
-				r.errorf(off, "CSS cannot be read from here on")
+				r.errorf(off, problem.SVGCSSInvalid, "CSS cannot be read from here on")
 			}
 			break
 		}
@@ -106,26 +109,26 @@ func lexCSS(text string) ([]cssToken, []cssError) {
 		switch {
 		case tt == css.CommentToken:
 			if !strings.HasSuffix(t.data, "*/") || len(t.data) < 4 {
-				r.errorf(t.off, "a CSS comment is not closed with */")
+				r.errorf(t.off, problem.SVGCSSInvalid, "a CSS comment is not closed with */")
 			}
 			continue
 		case strings.ContainsRune(t.data, '\\'):
-			r.errorf(t.off, "CSS escapes (\\) are not allowed; write the characters themselves")
+			r.errorf(t.off, problem.SVGCSSNotAllowed, "CSS escapes (\\) are not allowed; write the characters themselves")
 			t.bad = true
 		case tt == css.CDOToken || tt == css.CDCToken:
-			r.errorf(t.off, "%s is not allowed in CSS", t.data)
+			r.errorf(t.off, problem.SVGCSSNotAllowed, "%s is not allowed in CSS", t.data)
 			t.bad = true
 		case tt == css.BadStringToken:
-			r.errorf(t.off, "a CSS string is not closed on its line")
+			r.errorf(t.off, problem.SVGCSSInvalid, "a CSS string is not closed on its line")
 			t.bad = true
 		case tt == css.BadURLToken:
-			r.errorf(t.off, "url( cannot be read: write it as url(#id)")
+			r.errorf(t.off, problem.SVGCSSInvalid, "url( cannot be read: write it as url(#id)")
 			t.bad = true
 		case tt == css.StringToken && (len(t.data) < 2 || t.data[len(t.data)-1] != t.data[0]):
-			r.errorf(t.off, "a CSS string is not closed")
+			r.errorf(t.off, problem.SVGCSSInvalid, "a CSS string is not closed")
 			t.bad = true
 		case tt == css.URLToken && !strings.HasSuffix(t.data, ")"):
-			r.errorf(t.off, "url( is not closed with )")
+			r.errorf(t.off, problem.SVGCSSInvalid, "url( is not closed with )")
 			t.bad = true
 		}
 		switch {
@@ -144,7 +147,7 @@ func lexCSS(text string) ([]cssToken, []cssError) {
 	}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
-		r.errorf(top[len(top)-1].off, "%s is not closed with )", top[len(top)-1].data)
+		r.errorf(top[len(top)-1].off, problem.SVGCSSInvalid, "%s is not closed with )", top[len(top)-1].data)
 		stack = stack[:len(stack)-1]
 		top[len(top)-1].args = cur
 		cur = top
@@ -176,7 +179,7 @@ func readValue(text string) ([]cssToken, []cssError) {
 	for _, t := range toks {
 		switch t.tt {
 		case css.SemicolonToken, css.LeftBraceToken, css.RightBraceToken, css.ColonToken:
-			r.errorf(t.off, "%q cannot appear in a value", t.data)
+			r.errorf(t.off, problem.SVGCSSInvalid, "%q cannot appear in a value", t.data)
 			return nil, r.errs
 		}
 		out = append(out, t)
@@ -214,7 +217,7 @@ func (r *cssReader) ruleList(media string, nested bool) []cssRule {
 		switch {
 		case t == nil:
 			if nested {
-				r.errorf(r.end(), "the @media block is not closed with }")
+				r.errorf(r.end(), problem.SVGCSSInvalid, "the @media block is not closed with }")
 			}
 			return rules
 		case t.tt == css.RightBraceToken:
@@ -222,7 +225,7 @@ func (r *cssReader) ruleList(media string, nested bool) []cssRule {
 				r.i++
 				return rules
 			}
-			r.errorf(t.off, "} without a rule to close")
+			r.errorf(t.off, problem.SVGCSSInvalid, "} without a rule to close")
 			r.i++
 		case t.tt == css.AtKeywordToken && t.bad:
 			r.skipBlock()
@@ -267,7 +270,7 @@ func (r *cssReader) atRule(media string) []cssRule {
 		if why == "" {
 			why = "is not one a logo needs"
 		}
-		r.errorf(t.off, "%s is not allowed in a logo's CSS: it %s; only @media is", t.data, why)
+		r.errorf(t.off, problem.SVGCSSNotAllowed, "%s is not allowed in a logo's CSS: it %s; only @media is", t.data, why)
 		r.skipBlock()
 		return nil
 	}
@@ -278,10 +281,10 @@ func (r *cssReader) atRule(media string) []cssRule {
 			css.PercentageToken, css.CommaToken, css.LeftParenthesisToken, css.RightParenthesisToken:
 		case css.DelimToken:
 			if !strings.ContainsAny(p.data, "/<>=") {
-				r.errorf(p.off, "%q is not allowed in a @media condition", p.data)
+				r.errorf(p.off, problem.SVGCSSNotAllowed, "%q is not allowed in a @media condition", p.data)
 			}
 		default:
-			r.errorf(p.off, "%q is not allowed in a @media condition", p.data)
+			r.errorf(p.off, problem.SVGCSSNotAllowed, "%q is not allowed in a @media condition", p.data)
 		}
 		r.i++
 	}
@@ -290,7 +293,7 @@ func (r *cssReader) atRule(media string) []cssRule {
 		prelude.WriteString(p.data)
 	}
 	if r.i >= len(r.toks) || r.toks[r.i].tt != css.LeftBraceToken {
-		r.errorf(t.off, "@media without a block of rules")
+		r.errorf(t.off, problem.SVGCSSInvalid, "@media without a block of rules")
 		r.i = min(r.i+1, len(r.toks))
 		return nil
 	}
@@ -329,14 +332,14 @@ func (r *cssReader) styleRule(media string) (cssRule, bool) {
 	start := r.i
 	for r.i < len(r.toks) && r.toks[r.i].tt != css.LeftBraceToken {
 		if tt := r.toks[r.i].tt; tt == css.RightBraceToken || tt == css.SemicolonToken {
-			r.errorf(r.toks[start].off, "a selector without a block of declarations")
+			r.errorf(r.toks[start].off, problem.SVGCSSInvalid, "a selector without a block of declarations")
 			r.i++
 			return rule, false
 		}
 		r.i++
 	}
 	if r.i >= len(r.toks) {
-		r.errorf(r.toks[start].off, "a selector without a block of declarations")
+		r.errorf(r.toks[start].off, problem.SVGCSSInvalid, "a selector without a block of declarations")
 		return rule, false
 	}
 	sel := r.toks[start:r.i]
@@ -362,7 +365,7 @@ func (r *cssReader) selectorList(toks []cssToken) []cssSelector {
 			} else if len(toks) > 0 {
 				off = toks[0].off
 			}
-			r.errorf(off, "an empty selector in a list")
+			r.errorf(off, problem.SVGCSSInvalid, "an empty selector in a list")
 		} else if s, ok := r.selector(part); ok {
 			out = append(out, s)
 		}
@@ -402,7 +405,7 @@ func (r *cssReader) selector(toks []cssToken) (cssSelector, bool) {
 			continue
 		case t.tt == css.DelimToken && t.data == ">":
 			if !have && len(s.compounds) == 0 || child {
-				r.errorf(t.off, "%q needs an element on each side", ">")
+				r.errorf(t.off, problem.SVGCSSInvalid, "%q needs an element on each side", ">")
 				return s, false
 			}
 			finish()
@@ -425,21 +428,21 @@ func (r *cssReader) selector(toks []cssToken) (cssSelector, bool) {
 			c.classes, have = append(c.classes, cssName{toks[i+1].data, toks[i+1].off}), true
 			i++
 		case t.tt == css.ColonToken:
-			r.errorf(t.off, "pseudo-classes and pseudo-elements are not allowed in a logo's CSS; select by class or id")
+			r.errorf(t.off, problem.SVGCSSNotAllowed, "pseudo-classes and pseudo-elements are not allowed in a logo's CSS; select by class or id")
 			return s, false
 		case t.tt == css.LeftBracketToken:
-			r.errorf(t.off, "attribute selectors are not allowed in a logo's CSS; select by class or id")
+			r.errorf(t.off, problem.SVGCSSNotAllowed, "attribute selectors are not allowed in a logo's CSS; select by class or id")
 			return s, false
 		case t.tt == css.DelimToken && (t.data == "+" || t.data == "~"):
-			r.errorf(t.off, "the %q combinator is not allowed: it selects siblings, which can be outside the logo; use a descendant or > selector", t.data)
+			r.errorf(t.off, problem.SVGCSSNotAllowed, "the %q combinator is not allowed: it selects siblings, which can be outside the logo; use a descendant or > selector", t.data)
 			return s, false
 		default:
-			r.errorf(t.off, "%q cannot be read as a selector; use element names, classes and ids", t.data)
+			r.errorf(t.off, problem.SVGCSSInvalid, "%q cannot be read as a selector; use element names, classes and ids", t.data)
 			return s, false
 		}
 	}
 	if child && !have {
-		r.errorf(toks[len(toks)-1].off, "%q needs an element on each side", ">")
+		r.errorf(toks[len(toks)-1].off, problem.SVGCSSInvalid, "%q needs an element on each side", ">")
 		return s, false
 	}
 	finish()
@@ -456,13 +459,13 @@ func (r *cssReader) declarations(inBlock bool) []cssDecl {
 		switch {
 		case t == nil:
 			if inBlock {
-				r.errorf(r.end(), "a block of declarations is not closed with }")
+				r.errorf(r.end(), problem.SVGCSSInvalid, "a block of declarations is not closed with }")
 			}
 			return out
 		case t.tt == css.RightBraceToken:
 			r.i++
 			if !inBlock {
-				r.errorf(t.off, "} in a style attribute")
+				r.errorf(t.off, problem.SVGCSSInvalid, "} in a style attribute")
 				continue
 			}
 			return out
@@ -473,11 +476,11 @@ func (r *cssReader) declarations(inBlock bool) []cssDecl {
 			r.skipDecl()
 			continue
 		case t.tt == css.CustomPropertyNameToken:
-			r.errorf(t.off, "custom property %s is not allowed in a logo's CSS; write the values themselves", t.data)
+			r.errorf(t.off, problem.SVGCSSNotAllowed, "custom property %s is not allowed in a logo's CSS; write the values themselves", t.data)
 			r.skipDecl()
 			continue
 		case t.tt != css.IdentToken:
-			r.errorf(t.off, "%q cannot start a declaration; write property: value", t.data)
+			r.errorf(t.off, problem.SVGCSSInvalid, "%q cannot start a declaration; write property: value", t.data)
 			r.skipDecl()
 			continue
 		}
@@ -485,7 +488,7 @@ func (r *cssReader) declarations(inBlock bool) []cssDecl {
 		r.i++
 		r.skipSpace()
 		if c := r.peek(); c == nil || c.tt != css.ColonToken {
-			r.errorf(t.off, "declaration %s has no colon; write %s: value", t.data, t.data)
+			r.errorf(t.off, problem.SVGCSSInvalid, "declaration %s has no colon; write %s: value", t.data, t.data)
 			r.skipDecl()
 			continue
 		}
@@ -497,7 +500,7 @@ func (r *cssReader) declarations(inBlock bool) []cssDecl {
 				break
 			}
 			if tt == css.LeftBraceToken {
-				r.errorf(r.toks[r.i].off, "nested rules are not allowed in a logo's CSS")
+				r.errorf(r.toks[r.i].off, problem.SVGCSSNotAllowed, "nested rules are not allowed in a logo's CSS")
 				r.skipBlock()
 				start = r.i
 				continue
@@ -516,7 +519,7 @@ func (r *cssReader) declarations(inBlock bool) []cssDecl {
 			}
 		}
 		if len(v) == 0 {
-			r.errorf(d.off, "declaration %s has no value", d.prop)
+			r.errorf(d.off, problem.SVGCSSInvalid, "declaration %s has no value", d.prop)
 			continue
 		}
 		d.value, d.valOff = v, v[0].off

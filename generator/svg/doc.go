@@ -256,21 +256,21 @@ type stop struct{}
 
 // errorAt reports a problem at offset off of the file, or at no position
 // for off < 0 (a problem of the whole file).
-func (p *parser) errorAt(off int, format string, args ...any) {
+func (p *parser) errorAt(off int, code problem.Code, format string, args ...any) {
 	var pos problem.Pos
 	if off >= 0 {
 		pos = p.doc.Position(off)
 	}
-	p.probs.Errorf(p.doc.Path, pos.Line, pos.Col, format, args...)
+	p.probs.Errorf(code, p.doc.Path, pos.Line, pos.Col, format, args...)
 }
 
-func (p *parser) fail(off int, format string, args ...any) {
-	p.errorAt(off, format, args...)
+func (p *parser) fail(off int, code problem.Code, format string, args ...any) {
+	p.errorAt(off, code, format, args...)
 	panic(stop{})
 }
 
 func (p *parser) syntax(off int, format string, args ...any) {
-	p.fail(off, "is not well-formed XML: "+format, args...)
+	p.fail(off, problem.XMLInvalid, "is not well-formed XML: "+format, args...)
 }
 
 func (p *parser) parse() {
@@ -284,11 +284,11 @@ func (p *parser) parse() {
 	src := p.src
 	switch {
 	case len(bytes.TrimSpace(src)) == 0:
-		p.fail(-1, "is empty; it must hold an <svg> element")
+		p.fail(-1, problem.SVGInvalid, "is empty; it must hold an <svg> element")
 	case bytes.HasPrefix(src, []byte("\x89PNG")):
-		p.fail(-1, "is a PNG image, not an SVG; export the logo as SVG")
+		p.fail(-1, problem.SVGInvalid, "is a PNG image, not an SVG; export the logo as SVG")
 	case bytes.IndexByte(src, 0) >= 0:
-		p.fail(-1, "holds binary data (a NUL byte), not SVG text")
+		p.fail(-1, problem.SVGInvalid, "holds binary data (a NUL byte), not SVG text")
 	case !utf8.Valid(src):
 		off := 0
 		for off < len(src) {
@@ -298,7 +298,7 @@ func (p *parser) parse() {
 			}
 			off += n
 		}
-		p.fail(off, "is not valid UTF-8; save it as UTF-8")
+		p.fail(off, problem.EncodingInvalid, "is not valid UTF-8; save it as UTF-8")
 	}
 	p.ns = []nsBinding{{"xml", NSXML, 0}, {"xmlns", NSXMLNS, 0}}
 	if bytes.HasPrefix(src, []byte("<?xml")) && len(src) > 5 && isSpace(src[5]) {
@@ -328,7 +328,7 @@ func (p *parser) parse() {
 			if strings.EqualFold(target, "xml") {
 				p.syntax(p.i, "the XML declaration <?xml ...?> must come first in the file")
 			}
-			p.fail(p.i, "processing instruction <?%s?> is not allowed; remove it", target)
+			p.fail(p.i, problem.XMLNotAllowed, "processing instruction <?%s?> is not allowed; remove it", target)
 		case bytes.HasPrefix(src[p.i:], []byte("</")):
 			p.endTag()
 		default:
@@ -337,7 +337,7 @@ func (p *parser) parse() {
 	}
 	p.flushText()
 	if p.root == nil {
-		p.fail(-1, "holds no <svg> element")
+		p.fail(-1, problem.SVGInvalid, "holds no <svg> element")
 	}
 	if len(p.stack) > 0 {
 		open := p.stack[len(p.stack)-1]
@@ -360,7 +360,7 @@ func (p *parser) xmlDecl() {
 			continue
 		}
 		if k == "encoding" && !strings.EqualFold(v, "utf-8") {
-			p.fail(start, "declares encoding %q; save the file as UTF-8 and drop the encoding", v)
+			p.fail(start, problem.EncodingInvalid, "declares encoding %q; save the file as UTF-8 and drop the encoding", v)
 		}
 	}
 	p.i = end + 2
@@ -370,13 +370,13 @@ func (p *parser) doctype() {
 	start := p.i
 	rest := p.src[p.i+2:]
 	if f := strings.Fields(strings.ToLower(string(rest[:min(len(rest), 40)]))); len(f) > 1 && f[0] == "doctype" && strings.HasPrefix(f[1], "html") {
-		p.fail(start, "is an HTML document, not an SVG; export the logo as SVG")
+		p.fail(start, problem.SVGInvalid, "is an HTML document, not an SVG; export the logo as SVG")
 	}
 	word := rest
 	if i := bytes.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }); i >= 0 {
 		word = rest[:i]
 	}
-	p.fail(start, "DOCTYPE and entity declarations are not allowed; delete the <!%s ...> line", word)
+	p.fail(start, problem.XMLNotAllowed, "DOCTYPE and entity declarations are not allowed; delete the <!%s ...> line", word)
 }
 
 func (p *parser) comment() {
@@ -422,7 +422,7 @@ func (p *parser) textToken() {
 	p.checkChars(start, end)
 	if len(p.stack) == 0 {
 		if i := bytes.IndexFunc(p.src[start:end], func(r rune) bool { return !isSpaceRune(r) }); i >= 0 {
-			p.fail(start+i, "text outside the <svg> element; remove it")
+			p.fail(start+i, problem.XMLInvalid, "text outside the <svg> element; remove it")
 		}
 		p.i = end
 		return
@@ -610,14 +610,14 @@ func (p *parser) startTag() {
 	start := p.i
 	if p.root != nil && len(p.stack) == 0 {
 		nameEnd := p.nameEnd(start + 1)
-		p.fail(start, "a second root element <%s>; an SVG file holds one <svg> element", p.src[start+1:nameEnd])
+		p.fail(start, problem.XMLInvalid, "a second root element <%s>; an SVG file holds one <svg> element", p.src[start+1:nameEnd])
 	}
 	p.elements++
 	if p.elements > MaxElements {
-		p.fail(start, "has more than %d elements; simplify the artwork", MaxElements)
+		p.fail(start, problem.SVGTooComplex, "has more than %d elements; simplify the artwork", MaxElements)
 	}
 	if len(p.stack) >= MaxDepth {
-		p.fail(start, "elements are nested more than %d levels deep; flatten the groups", MaxDepth)
+		p.fail(start, problem.SVGTooComplex, "elements are nested more than %d levels deep; flatten the groups", MaxDepth)
 	}
 	n := &Node{Type: ElementNode, start: start, endTag: -1}
 	i := start + 1
@@ -693,7 +693,7 @@ func (p *parser) startTag() {
 		}
 		i = ve + 1
 		if len(n.Attrs) >= MaxAttributes {
-			p.fail(a.off, "<%s> has more than %d attributes; simplify the artwork", n.Name(), MaxAttributes)
+			p.fail(a.off, problem.SVGTooComplex, "<%s> has more than %d attributes; simplify the artwork", n.Name(), MaxAttributes)
 		}
 		for _, b := range n.Attrs {
 			if b.Prefix == a.Prefix && b.Local == a.Local {
@@ -716,7 +716,7 @@ func (p *parser) startTag() {
 	// Namespaces resolve once every declaration of the tag is known.
 	var ok bool
 	if n.Space, ok = p.lookup(n.Prefix); !ok {
-		p.fail(start, "element <%s> uses the undeclared namespace prefix %q; declare it or remove the element", n.Name(), n.Prefix)
+		p.fail(start, problem.XMLInvalid, "element <%s> uses the undeclared namespace prefix %q; declare it or remove the element", n.Name(), n.Prefix)
 	}
 	for k := range n.Attrs {
 		a := &n.Attrs[k]
@@ -725,7 +725,7 @@ func (p *parser) startTag() {
 			a.Space = NSXMLNS
 		case a.Prefix != "":
 			if a.Space, ok = p.lookup(a.Prefix); !ok {
-				p.fail(a.off, "attribute %s uses the undeclared namespace prefix %q", a.Name(), a.Prefix)
+				p.fail(a.off, problem.XMLInvalid, "attribute %s uses the undeclared namespace prefix %q", a.Name(), a.Prefix)
 			}
 		}
 	}

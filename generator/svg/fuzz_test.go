@@ -49,13 +49,13 @@ func svgSeeds(f *testing.F) {
 	addSeeds(f, "../testdata/bad/*/src/*/*.svg")
 }
 
-// checkProblems asserts the contract every rejection keeps: the path and a
-// message a user can act on.
+// checkProblems asserts the contract every rejection keeps: the path, a code
+// and a message a user can act on.
 func checkProblems(t *testing.T, probs problem.List, path string) {
 	t.Helper()
 	for _, p := range probs {
-		if p.Path != path || p.Msg == "" || p.Line < 0 || p.Col < 0 {
-			t.Fatalf("problem without a path or message: %#v", p)
+		if p.Path != path || p.Msg == "" || p.Code == "" || p.Line < 0 || p.Col < 0 {
+			t.Fatalf("problem without a path, code or message: %#v", p)
 		}
 	}
 }

@@ -132,13 +132,13 @@ func (c *checker) checkReferences() {
 		t := c.ids[r.id]
 		if t == nil && r.what != "url()" {
 			// A renderer draws nothing for it; the optimiser drops it.
-			c.warnf(r.pos, "%s refers to #%s, which this file does not have, so it draws nothing and is not published; add the element or remove the reference", r.what, r.id)
+			c.warnf(r.pos, problem.SVGReferenceMissing, "%s refers to #%s, which this file does not have, so it draws nothing and is not published; add the element or remove the reference", r.what, r.id)
 			continue
 		}
 		if t == nil {
 			// Renderers disagree on what a missing paint server or mask
 			// draws, and inline in a page the id could be the page's.
-			c.errorf(r.pos, "%s refers to #%s, which this file does not have; add the element or remove the reference", r.what, r.id)
+			c.errorf(r.pos, problem.SVGReferenceMissing, "%s refers to #%s, which this file does not have; add the element or remove the reference", r.what, r.id)
 			continue
 		}
 		if r.from != nil && r.what != "url()" && r.from.Local != "use" && r.from.Local != "textPath" {
@@ -146,7 +146,7 @@ func (c *checker) checkReferences() {
 			seen := map[*Node]bool{r.from: true}
 			for n := t; n != nil; n = c.ids[strings.TrimPrefix(hrefOf(n), "#")] {
 				if seen[n] {
-					c.errorf(r.pos, "%s on <%s> leads back to it through the href of #%s: a reference cycle; break the cycle", r.what, r.from.Local, n.Attr0("id"))
+					c.errorf(r.pos, problem.SVGReferenceCycle, "%s on <%s> leads back to it through the href of #%s: a reference cycle; break the cycle", r.what, r.from.Local, n.Attr0("id"))
 					break
 				}
 				seen[n] = true
@@ -154,10 +154,10 @@ func (c *checker) checkReferences() {
 		}
 		if r.from != nil && r.what != "url()" {
 			if want := refTargets[r.from.Local]; want != nil && !slices.Contains(want, t.Local) {
-				c.errorf(r.pos, "%s on <%s> refers to <%s> #%s, which it cannot use; point it at a <%s>", r.what, r.from.Local, t.Local, r.id, strings.Join(want, "> or <"))
+				c.errorf(r.pos, problem.SVGReferenceInvalid, "%s on <%s> refers to <%s> #%s, which it cannot use; point it at a <%s>", r.what, r.from.Local, t.Local, r.id, strings.Join(want, "> or <"))
 			}
 			if r.from.Local == "use" && t == c.d.Root {
-				c.errorf(r.pos, "<use> refers to the root <svg>, which contains it; refer to a part of the drawing")
+				c.errorf(r.pos, problem.SVGReferenceInvalid, "<use> refers to the root <svg>, which contains it; refer to a part of the drawing")
 			}
 		}
 	}
@@ -273,7 +273,7 @@ func (c *checker) count(n *Node) bool {
 	if c.info.Expansion > MaxExpansion {
 		if !c.expansionReported {
 			c.expansionReported = true
-			c.errorf(c.d.Pos(n), "draws more than %d elements once <use> and references are expanded; simplify the artwork (a logo draws a few hundred)", MaxExpansion)
+			c.errorf(c.d.Pos(n), problem.SVGTooComplex, "draws more than %d elements once <use> and references are expanded; simplify the artwork (a logo draws a few hundred)", MaxExpansion)
 		}
 		return false
 	}
@@ -310,7 +310,7 @@ func (c *checker) draw(n *Node, up *inst, parent props, paints bool) {
 	case n.Local == "use":
 		if t := c.ids[strings.TrimPrefix(hrefOf(n), "#")]; t != nil {
 			if me.has(t) {
-				c.errorf(c.d.Pos(n), "<use> refers to #%s, which contains this <use> or uses it again: a reference cycle draws nothing; break the cycle", t.Attr0("id"))
+				c.errorf(c.d.Pos(n), problem.SVGReferenceCycle, "<use> refers to #%s, which contains this <use> or uses it again: a reference cycle draws nothing; break the cycle", t.Attr0("id"))
 				return
 			}
 			c.drawContent(t, me, p, paints)
@@ -365,7 +365,7 @@ func (c *checker) follow(n *Node, me *inst, prop string, paints bool) {
 		return
 	}
 	if me.has(t) {
-		c.errorf(pos, "%s refers to #%s, which refers back to this element: a reference cycle; break the cycle", prop, t.Attr0("id"))
+		c.errorf(pos, problem.SVGReferenceCycle, "%s refers to #%s, which refers back to this element: a reference cycle; break the cycle", prop, t.Attr0("id"))
 		return
 	}
 	if !c.count(t) {
@@ -407,7 +407,7 @@ func (c *checker) paintValue(n *Node, me *inst, prop string, v pv, colour []pv, 
 		if v.dflt {
 			if c.rules.Mono && !c.monoDefaultReported {
 				c.monoDefaultReported = true
-				c.errorf(c.d.Pos(n), `<%s> has no %s, so it paints black; set %s="currentColor" on the root <svg>`, n.Local, prop, prop)
+				c.errorf(c.d.Pos(n), problem.SVGMonoColour, `<%s> has no %s, so it paints black; set %s="currentColor" on the root <svg>`, n.Local, prop, prop)
 			}
 			if !c.rules.Mono && visible && n.Local != "tspan" {
 				c.record(v, RGB{}, c.d.Pos(n))
@@ -432,7 +432,7 @@ func (c *checker) paintValue(n *Node, me *inst, prop string, v pv, colour []pv, 
 			return
 		}
 		if me.has(t) {
-			c.errorf(v.pos, "%s refers to #%s, which refers back to this element: a reference cycle; break the cycle", prop, strings.TrimPrefix(v.p.ref, "#"))
+			c.errorf(v.pos, problem.SVGReferenceCycle, "%s refers to #%s, which refers back to this element: a reference cycle; break the cycle", prop, strings.TrimPrefix(v.p.ref, "#"))
 			return
 		}
 		switch t.Local {
@@ -483,7 +483,7 @@ func (c *checker) gradient(g *Node, me *inst, visible bool) {
 			for _, s := range stops {
 				for _, v := range c.values(s, "stop-color", c.values(g, "stop-color", nil, false, initialBlack), false, initialBlack) {
 					if v.dflt && c.rules.Mono {
-						c.errorf(c.d.Pos(s), `<stop> has no stop-color, so it is black; set stop-color="currentColor"`)
+						c.errorf(c.d.Pos(s), problem.SVGMonoColour, `<stop> has no stop-color, so it is black; set stop-color="currentColor"`)
 						return
 					}
 					if v.p.kind == paintCurrent {
@@ -522,7 +522,7 @@ func (c *checker) filter(f *Node, me *inst) {
 			continue
 		}
 		if why, bad := monoFilters[k.Local]; bad {
-			c.errorf(c.d.Pos(k), "icon-mono uses <%s>, which %s; icon-mono paints with currentColor only", k.Local, why)
+			c.errorf(c.d.Pos(k), problem.SVGMonoColour, "icon-mono uses <%s>, which %s; icon-mono paints with currentColor only", k.Local, why)
 			continue
 		}
 		var prop, colour string
@@ -537,7 +537,7 @@ func (c *checker) filter(f *Node, me *inst) {
 		}
 		for _, v := range c.values(k, prop, nil, false, initial) {
 			if v.dflt {
-				c.errorf(c.d.Pos(k), `<%s> has no %s, so it paints %s; set %s="currentColor"`, k.Local, prop, colour, prop)
+				c.errorf(c.d.Pos(k), problem.SVGMonoColour, `<%s> has no %s, so it paints %s; set %s="currentColor"`, k.Local, prop, colour, prop)
 				break
 			}
 		}
