@@ -36,6 +36,11 @@ type Options struct {
 	// Workers bounds the goroutines that check and optimise; 0 means one
 	// per CPU.
 	Workers int
+	// ReportIgnored reports each file that .logoindexignore or a default
+	// pattern skips as a warning (check -strict), so that CI notices
+	// editor and system files committed by mistake. Without it they are
+	// skipped silently: they are everyday local clutter.
+	ReportIgnored bool
 }
 
 // Result is what a build produced.
@@ -51,7 +56,7 @@ type Result struct {
 // of every logo as a ProblemList error (warnings included, sorted) and no
 // files. It writes nothing: pass Result.Files to WriteTree.
 func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
-	source, probs := Load(ctx, src, opts.Dir)
+	source, probs := Load(ctx, src, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

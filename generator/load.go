@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"logoindex/generator/ignore"
 )
 
 // Variants are the variant names of the spec, in the order they are shown
@@ -51,27 +53,72 @@ type Source struct {
 }
 
 // Load reads the source tree from fsys: categories.yaml and one folder per
-// logo. dir is the name the user gave the tree; it prefixes every path in
-// problems. Load reports every structural problem it finds (unexpected files,
-// bad slugs, links, oversized files) and never follows a symbolic link.
+// logo. opts.Dir is the name the user gave the tree; it prefixes every path
+// in problems. Load reports every structural problem it finds (unexpected
+// files, bad slugs, links, oversized files) and never follows a symbolic
+// link. It skips, unread, the files .logoindexignore and the default
+// patterns ignore (package ignore), noting each as a warning when
+// opts.ReportIgnored is set.
 // When ctx is done it stops reading and returns what it has.
-func Load(ctx context.Context, fsys fs.FS, dir string) (*Source, ProblemList) {
+func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, ProblemList) {
+	s := newSourceDir(fsys, opts)
 	src := &Source{}
-	cats, slugs, probs := scanSource(ctx, fsys, dir)
+	cats, slugs, probs := s.scan(ctx)
 	src.Categories = cats
 	for _, slug := range slugs {
 		if ctx.Err() != nil {
 			break
 		}
-		src.Logos = append(src.Logos, loadLogo(fsys, dir, slug, &probs))
+		src.Logos = append(src.Logos, s.logo(slug, &probs))
 	}
 	return src, probs
 }
 
-// scanSource reads the top of the source folder: categories.yaml and the
-// slugs of the logo folders, sorted, with the problems of the folder itself.
-func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []string, ProblemList) {
+// sourceDir is the source folder as a build reads it: Load and BuildTree
+// share it, so both skip the same files.
+type sourceDir struct {
+	fsys          fs.FS
+	dir           string // display path
+	ignore        *ignore.Matcher
+	reportIgnored bool
+}
+
+func newSourceDir(fsys fs.FS, opts Options) *sourceDir {
+	return &sourceDir{fsys: fsys, dir: opts.Dir, ignore: ignore.New(), reportIgnored: opts.ReportIgnored}
+}
+
+// ignored tells whether the entry rel is ignored, and reports it: as an
+// error when it has the name of a source file (a pattern that hides
+// icon.svg is a mistake, not junk), and as a warning when asked.
+func (s *sourceDir) ignored(rel string, e fs.DirEntry, probs *ProblemList) bool {
+	p := s.ignore.Match(rel, e.IsDir())
+	switch {
+	case p == nil:
+		return false
+	case isSourceName(rel):
+		probs.Errorf(displayPath(s.dir, rel), 0, 0, "is a source file, but %s ignores it; change the pattern so that it leaves %s alone", p, path.Base(rel))
+	case s.reportIgnored:
+		probs.Warnf(displayPath(s.dir, rel), 0, 0, "ignored by %s; remove it from the repository", p)
+	}
+	return true
+}
+
+// isSourceName reports whether rel, relative to the source folder, names a
+// file the build reads: categories.yaml, or a logo's logo.yaml or variant.
+func isSourceName(rel string) bool {
+	dir, name := path.Split(rel)
+	if dir == "" {
+		return name == "categories.yaml"
+	}
+	return strings.Count(rel, "/") == 1 && (name == "logo.yaml" || variantOfFile(name) != "")
+}
+
+// scan reads the top of the source folder: .logoindexignore,
+// categories.yaml and the slugs of the logo folders, sorted, with the
+// problems of the folder itself.
+func (s *sourceDir) scan(ctx context.Context) (*SourceFile, []string, ProblemList) {
 	var probs ProblemList
+	dir, fsys := s.dir, s.fsys
 	display := func(name string) string { return displayPath(dir, name) }
 
 	entries, err := fs.ReadDir(fsys, ".")
@@ -79,6 +126,7 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 		probs.Errorf(displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
 		return nil, nil, probs
 	}
+	s.ignore, probs = ignore.Load(fsys, dir)
 
 	var cats *SourceFile
 	var slugs []string
@@ -91,6 +139,9 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 			break
 		}
 		name := e.Name()
+		if name == ignore.FileName || s.ignored(name, e, &probs) {
+			continue
+		}
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			probs.Errorf(display(name), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
@@ -103,7 +154,7 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 			}
 			cats = readFile(fsys, dir, name, MaxCategoriesSize, &probs)
 		case !e.IsDir():
-			probs.Errorf(display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml and one folder per logo")
+			probs.Errorf(display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml, %s and one folder per logo", ignore.FileName)
 		default:
 			if msg := CheckSlug(name); msg != "" {
 				if lower := strings.ToLower(name); lower != name && names[lower] {
@@ -124,7 +175,9 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 	return cats, slugs, probs
 }
 
-func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
+// logo reads one logo folder.
+func (s *sourceDir) logo(slug string, probs *ProblemList) *LogoSource {
+	dir, fsys := s.dir, s.fsys
 	l := &LogoSource{Slug: slug, Dir: displayPath(dir, slug), Variants: map[string]*SourceFile{}}
 	entries, err := fs.ReadDir(fsys, slug)
 	if err != nil {
@@ -134,6 +187,9 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 	for _, e := range entries {
 		name := e.Name()
 		rel := path.Join(slug, name)
+		if s.ignored(rel, e, probs) {
+			continue
+		}
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			probs.Errorf(displayPath(dir, rel), 0, 0, "is a symbolic link; links are never followed: replace it with the real file")

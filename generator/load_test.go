@@ -33,7 +33,7 @@ func testTree() fstest.MapFS {
 }
 
 func TestLoadGood(t *testing.T) {
-	src, probs := Load(context.Background(), testTree(), "src")
+	src, probs := Load(context.Background(), testTree(), Options{Dir: "src"})
 	if len(probs) > 0 {
 		t.Fatalf("unexpected problems:\n%s", probs.Error())
 	}
@@ -112,7 +112,7 @@ func TestLoadErrors(t *testing.T) {
 		}, []string{"src/gitlab/old: unexpected folder; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg"}},
 		{"stray file at the top", func(m fstest.MapFS) {
 			m["README.md"] = &fstest.MapFile{Data: []byte("x")}
-		}, []string{"src/README.md: unexpected file; the source folder holds only categories.yaml and one folder per logo"}},
+		}, []string{"src/README.md: unexpected file; the source folder holds only categories.yaml, .logoindexignore and one folder per logo"}},
 		{"folders differing only in case", func(m fstest.MapFS) {
 			m["GitLab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("X", "#000000"))}
 		}, []string{`src/GitLab: folder name differs from "gitlab" only in case; slugs are lower case: merge the two folders`}},
@@ -141,16 +141,65 @@ func TestLoadErrors(t *testing.T) {
 			"src/gitlab/icon-dark.svg: is a socket, not a regular file; it was not opened: replace it with a regular file",
 			"src/gitlab/wordmark.svg: is a named pipe (FIFO), not a regular file; it was not opened: replace it with a regular file",
 		}},
+		{"editor and system files are skipped unread", func(m fstest.MapFS) {
+			// noSpecialOpen fails the test if the pipe is opened; the
+			// dangling link of an Emacs lock is never followed.
+			m[".DS_Store"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/.DS_Store"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/.icon.svg.swp"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/.#logo.yaml"] = &fstest.MapFile{Data: []byte("user@host.1234"), Mode: fs.ModeSymlink}
+			m["gitlab/logo.yaml~"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+		}, nil},
+		{"patterns of .logoindexignore", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("# local clutter\n*.orig\n/notes.md\ndrafts/\n")}
+			m["gitlab/icon.svg.orig"] = &fstest.MapFile{Data: []byte("x")}
+			m["notes.md"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/notes.md"] = &fstest.MapFile{Data: []byte("x")} // anchored at the top: not ignored here
+			m["drafts/acme/logo.yaml"] = &fstest.MapFile{Data: []byte("x")}
+		}, []string{"src/gitlab/notes.md: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg"}},
+		{"a pattern that hides a source file", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("icon-*.svg\ncategories.*\n")}
+		}, []string{
+			`src/categories.yaml: is a source file, but src/.logoindexignore:2 pattern "categories.*" ignores it; change the pattern so that it leaves categories.yaml alone`,
+			`src/gitlab/icon-mono.svg: is a source file, but src/.logoindexignore:1 pattern "icon-*.svg" ignores it; change the pattern so that it leaves icon-mono.svg alone`,
+		}},
+		{"an invalid pattern", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("*.orig\n  wip-[0-9\n")}
+			m["gitlab/icon.svg.orig"] = &fstest.MapFile{Data: []byte("x")}
+		}, []string{`src/.logoindexignore:2:7: pattern "wip-[0-9" has a [ without its closing ]; close the class, or write \[ for a bracket`}},
+		{"a linked ignore file", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("/etc/passwd"), Mode: fs.ModeSymlink}
+		}, []string{"src/.logoindexignore: is a symbolic link; links are never followed: replace it with the real file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testTree()
 			tc.change(m)
-			_, probs := Load(context.Background(), noSpecialOpen{t, m}, "src")
+			_, probs := Load(context.Background(), noSpecialOpen{t, m}, Options{Dir: "src"})
 			probs.Sort()
 			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
 				t.Errorf("problems mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestLoadReportIgnored checks that ignored files become warnings when
+// asked (check -strict), and are still never read.
+func TestLoadReportIgnored(t *testing.T) {
+	m := testTree()
+	m[".logoindexignore"] = &fstest.MapFile{Data: []byte("*.orig\n")}
+	m[".DS_Store"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	m["gitlab/.#logo.yaml"] = &fstest.MapFile{Data: []byte("user@host.1234"), Mode: fs.ModeSymlink}
+	m["gitea/icon.svg.orig"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	_, probs := Load(context.Background(), noSpecialOpen{t, m}, Options{Dir: "src", ReportIgnored: true})
+	probs.Sort()
+	want := []string{
+		`src/.DS_Store: warning: ignored by default pattern "**/.DS_Store"; remove it from the repository`,
+		`src/gitea/icon.svg.orig: warning: ignored by src/.logoindexignore:1 pattern "*.orig"; remove it from the repository`,
+		`src/gitlab/.#logo.yaml: warning: ignored by default pattern "**/.#*"; remove it from the repository`,
+	}
+	if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+		t.Errorf("problems mismatch (-want +got):\n%s", diff)
 	}
 }
 

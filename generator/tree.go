@@ -97,7 +97,8 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	}
 	defer b.discard()
 
-	cats, slugs, probs := scanSource(ctx, src, opts.Dir)
+	b.source = newSourceDir(src, opts.Options)
+	cats, slugs, probs := b.source.scan(ctx)
 	b.cs = newCategorySet(cats)
 	b.catNames = map[string]string{}
 	for _, c := range b.cs.list {
@@ -193,6 +194,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 type treeBuild struct {
 	ctx      context.Context
 	src      fs.FS
+	source   *sourceDir
 	opts     TreeOptions
 	r        *renderer
 	out      *output
@@ -240,7 +242,7 @@ func (b *treeBuild) failed() error {
 // logo builds one logo: from the cache when its sources did not change,
 // else by checking, optimising and rendering it into the standby.
 func (b *treeBuild) logo(slug string) *builtLogo {
-	inputs := statInputs(b.src, slug)
+	inputs := b.source.statInputs(slug)
 	if b.old != nil && inputs != nil {
 		if c := b.old.Logos[slug]; c != nil {
 			if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
@@ -255,7 +257,7 @@ func (b *treeBuild) logo(slug string) *builtLogo {
 // the standby.
 func (b *treeBuild) compute(slug string, inputs []inputStat) *builtLogo {
 	l := &builtLogo{slug: slug}
-	ls := loadLogo(b.src, b.opts.Dir, slug, &l.probs)
+	ls := b.source.logo(slug, &l.probs)
 	logo, p := checkLogo(ls, b.cs)
 	l.probs = append(l.probs, p...)
 	if logo == nil {
@@ -299,7 +301,7 @@ func (b *treeBuild) compute(slug string, inputs []inputStat) *builtLogo {
 func (b *treeBuild) placeCached(l *builtLogo) {
 	for _, f := range l.files {
 		if !b.place(f.Name, f.Hash, nil) {
-			c := b.compute(l.slug, statInputs(b.src, l.slug))
+			c := b.compute(l.slug, b.source.statInputs(l.slug))
 			if c.sum == nil {
 				b.fail(fmt.Errorf("logo %s changed during the build; build again", l.slug))
 			}
