@@ -41,6 +41,11 @@ type Options struct {
 	// editor and system files committed by mistake. Without it they are
 	// skipped silently: they are everyday local clutter.
 	ReportIgnored bool
+	// Logos selects, by doublestar patterns on slugs ("git*"), the logos
+	// to check and build; none selects every logo. The others are read
+	// only as far as the rules across logos need: their logo.yaml, for
+	// unique component names. A pattern that selects nothing is an error.
+	Logos []string
 }
 
 // Result is what a build produced.
@@ -69,7 +74,9 @@ func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
 	if err := probs.Err(); err != nil {
 		return nil, err
 	}
-	files, err := Render(ctx, col, opts.Render)
+	ro := opts.Render
+	ro.logos = opts.Logos
+	files, err := Render(ctx, col, ro)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"logoindex/generator/ignore"
 )
 
@@ -50,6 +52,10 @@ type LogoSource struct {
 type Source struct {
 	Categories *SourceFile // nil when missing or unreadable
 	Logos      []*LogoSource
+	// Others are the logos Options.Logos leaves out, with only their
+	// logo.yaml (Meta) read: the rules across logos, such as unique
+	// component names, still see the whole collection.
+	Others []*LogoSource
 }
 
 // Load reads the source tree from fsys: categories.yaml and one folder per
@@ -69,7 +75,11 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, ProblemList) 
 		if ctx.Err() != nil {
 			break
 		}
-		src.Logos = append(src.Logos, s.logo(slug, &probs))
+		if s.selected(slug) {
+			src.Logos = append(src.Logos, s.logo(slug, &probs))
+		} else {
+			src.Others = append(src.Others, s.meta(slug))
+		}
 	}
 	return src, probs
 }
@@ -81,10 +91,60 @@ type sourceDir struct {
 	dir           string // display path
 	ignore        *ignore.Matcher
 	reportIgnored bool
+	patterns      []string // Options.Logos
 }
 
 func newSourceDir(fsys fs.FS, opts Options) *sourceDir {
-	return &sourceDir{fsys: fsys, dir: opts.Dir, ignore: ignore.New(), reportIgnored: opts.ReportIgnored}
+	return &sourceDir{fsys: fsys, dir: opts.Dir, ignore: ignore.New(), reportIgnored: opts.ReportIgnored, patterns: opts.Logos}
+}
+
+// selected reports whether the logo slug is checked in full: the patterns
+// select it, or there are none.
+func (s *sourceDir) selected(slug string) bool {
+	if len(s.patterns) == 0 {
+		return true
+	}
+	for _, p := range s.patterns {
+		if doublestar.MatchUnvalidated(p, slug) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPatterns reports the patterns of Options.Logos that are invalid or
+// select no logo: a typo should not pass for a clean check.
+func (s *sourceDir) checkPatterns(slugs []string, probs *ProblemList) {
+	for _, p := range s.patterns {
+		if msg := CheckLogoPattern(p); msg != "" {
+			probs.Errorf(displayPath(s.dir, "."), 0, 0, "%s", msg)
+			continue
+		}
+		if !slices.ContainsFunc(slugs, func(slug string) bool { return doublestar.MatchUnvalidated(p, slug) }) {
+			probs.Errorf(displayPath(s.dir, "."), 0, 0, "logo pattern %q selects no logo; patterns match folder names (slugs), such as git* for github and gitlab", p)
+		}
+	}
+}
+
+// CheckLogoPattern returns what is wrong with a pattern of Options.Logos,
+// or "".
+func CheckLogoPattern(p string) string {
+	if !doublestar.ValidatePattern(p) || strings.Contains(p, "/") {
+		return fmt.Sprintf("logo pattern %q is not a doublestar pattern on slugs: use *, ?, [a-z] and {a,b} on folder names, as in 'git*', without /", p)
+	}
+	return ""
+}
+
+// meta reads only the logo.yaml of a logo that is not selected, for the
+// rules across logos. Its problems are left to a check of that logo.
+func (s *sourceDir) meta(slug string) *LogoSource {
+	l := &LogoSource{Slug: slug, Dir: displayPath(s.dir, slug)}
+	rel := path.Join(slug, "logo.yaml")
+	if info, err := fs.Lstat(s.fsys, rel); err == nil && info.Mode().IsRegular() {
+		var ignored ProblemList
+		l.Meta = readFile(s.fsys, s.dir, rel, MaxLogoYAMLSize, &ignored)
+	}
+	return l
 }
 
 // ignored tells whether the entry rel is ignored, and reports it: as an
@@ -172,6 +232,7 @@ func (s *sourceDir) scan(ctx context.Context) (*SourceFile, []string, ProblemLis
 		probs.Errorf(display("categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
 	}
 	slices.Sort(slugs)
+	s.checkPatterns(slugs, &probs)
 	return cats, slugs, probs
 }
 

@@ -39,6 +39,10 @@ type RenderOptions struct {
 	// Templates holds the page and component templates; nil means the
 	// ones embedded from the templates/ folder.
 	Templates fs.FS
+
+	// logos is Options.Logos, which Build and BuildTree copy here for
+	// the build manifest.
+	logos []string
 }
 
 // Index is dist/api/logos.json.
@@ -204,6 +208,10 @@ type logoSummary struct {
 	Variants            []string // the variants it has, in the order of Variants
 	DarkIcon            bool     // it has icon-dark.svg
 	IconOnDark          bool     // its icon reads on a dark page (readsOnDark)
+
+	// unselected marks a logo that Options.Logos left out: only its
+	// component name is known (withOthers). Never cached: not exported.
+	unselected bool
 }
 
 func summarize(l *Logo) *logoSummary {
@@ -234,13 +242,14 @@ type renderer struct {
 	base        string // without a trailing slash
 	installTmpl string
 	tmpl        fs.FS
+	logos       []string // Options.Logos, for the manifest
 	site        *siteRenderer
 	assets      []OutFile // stylesheet, script, favicon
 	component   *template.Template
 }
 
 func newRenderer(opts RenderOptions) (*renderer, error) {
-	r := &renderer{base: strings.TrimRight(opts.BaseURL, "/"), installTmpl: opts.InstallTemplate, tmpl: opts.Templates}
+	r := &renderer{base: strings.TrimRight(opts.BaseURL, "/"), installTmpl: opts.InstallTemplate, tmpl: opts.Templates, logos: opts.logos}
 	if r.installTmpl == "" {
 		r.installTmpl = DefaultInstallTemplate
 	}
@@ -338,7 +347,7 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) (
 	if err != nil {
 		return nil, err
 	}
-	manifest, err := manifestFile(r.base)
+	manifest, err := manifestFile(r.base, r.logos)
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,9 @@ type TreeResult struct {
 // what Build and WriteTree write.
 func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*TreeResult, error) {
 	started := time.Now()
-	r, err := newRenderer(opts.Render)
+	ro := opts.Render
+	ro.logos = opts.Logos
+	r, err := newRenderer(ro)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +91,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	b.cached = opts.CacheFile != "" && opts.Render.Templates == nil
 	if b.cached {
 		b.program = programID()
-		b.settings = fmt.Sprintf("%q %q %q", opts.Dir, r.base, r.installTmpl)
+		b.settings = fmt.Sprintf("%q %q %q %q", opts.Dir, r.base, r.installTmpl, opts.Logos)
 		b.old = readTreeCache(opts.CacheFile, b.program, b.settings)
 	}
 	if err := b.openTrees(); err != nil {
@@ -105,6 +107,16 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		b.catNames[c.Slug] = c.Name
 	}
 	probs = append(probs, b.cs.probs...)
+
+	// Logos a selection leaves out give only their component names.
+	var others []*LogoSource
+	slugs = slices.DeleteFunc(slugs, func(slug string) bool {
+		if b.source.selected(slug) {
+			return false
+		}
+		others = append(others, b.source.meta(slug))
+		return true
+	})
 
 	// Phase one: every logo, from the cache or computed; computed files
 	// go into the standby at once.
@@ -124,7 +136,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		}
 	}
 	used, suffixes, _ := templateNames(opts.Render.Templates)
-	probs = append(probs, checkComponents(sums, used, suffixes)...)
+	probs = append(probs, checkComponents(withOthers(sums, others), used, suffixes)...)
 	probs.Sort()
 	if err := probs.Err(); err != nil {
 		return nil, err

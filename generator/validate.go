@@ -98,7 +98,7 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 	// A template that cannot be read or run fails Render with its own
 	// error; until then there are no template names to avoid.
 	used, suffixes, _ := templateNames(opts.Render.Templates)
-	probs = append(probs, checkComponents(sums, used, suffixes)...)
+	probs = append(probs, checkComponents(withOthers(sums, src.Others), used, suffixes)...)
 	probs.Sort()
 	return col, probs
 }
@@ -333,13 +333,14 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 		if l.Component == "" {
 			continue
 		}
-		clash := ""
+		clash, selected := "", !l.unselected
 		for _, x := range suffixes {
 			n, whose := l.Component+x, ""
 			if used[n] {
 				whose = "a name the component template uses"
 			} else if o := owner[n]; o != nil {
 				whose = "also " + o.Slug + "'s"
+				selected = selected || !o.unselected
 			} else {
 				continue
 			}
@@ -354,6 +355,9 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 				owner[l.Component+x] = l
 			}
 			continue
+		}
+		if !selected {
+			continue // between logos a selection left out: theirs to fix
 		}
 		base := strings.TrimSuffix(DefaultComponent("", l.Slug), "Icon")
 		suggestion := base + "Icon"
@@ -370,6 +374,31 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 		probs.Errorf(l.MetaPath, l.ComponentAt.Line, l.ComponentAt.Col, "%s %s; set component: to a unique name, for example %s", what, clash, suggestion)
 	}
 	return probs
+}
+
+// withOthers adds to the summaries of the checked logos the component
+// names of the logos a selection left out, in slug order, as
+// checkComponents wants them.
+func withOthers(sums []*logoSummary, others []*LogoSource) []*logoSummary {
+	if len(others) == 0 {
+		return sums
+	}
+	all := slices.Clone(sums)
+	for _, o := range others {
+		if o.Meta == nil {
+			continue
+		}
+		m, _ := ParseMeta(o.Meta)
+		s := &logoSummary{Slug: o.Slug, Component: m.Component, MetaPath: o.Meta.Path, unselected: true}
+		if s.Component != "" {
+			s.ComponentAt = m.Pos["component"]
+		} else if m.Name != "" {
+			s.Component = DefaultComponent(m.Name, o.Slug)
+		}
+		all = append(all, s)
+	}
+	slices.SortFunc(all, func(a, b *logoSummary) int { return strings.Compare(a.Slug, b.Slug) })
+	return all
 }
 
 // pascal joins the ASCII letter-and-digit words of s, each starting with an
