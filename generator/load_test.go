@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"io/fs"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -203,6 +204,56 @@ func TestLoadReportIgnored(t *testing.T) {
 	}
 }
 
+// TestVariantGlobs: a files: key that is a glob gives its override to
+// every variant of the logo it matches, and to no other.
+func TestVariantGlobs(t *testing.T) {
+	m := testTree()
+	m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+	m["gitlab/wordmark-dark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+	m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark*: {source: https://example.com/wordmark, license: MIT}\n  \"icon-m?no\": {license: Apache-2.0}\n")
+	src, probs := Load(context.Background(), m, Options{Dir: "src"})
+	col, p := Validate(context.Background(), src, Options{})
+	if probs = append(probs, p...); len(probs.Errors()) > 0 {
+		t.Fatal(probs)
+	}
+	got := map[string]FileMeta{}
+	for _, v := range col.Logos[1].Variants {
+		got[v.Variant] = v.Meta
+	}
+	def := FileMeta{Source: "https://example.com/press", License: "CC0-1.0"}
+	want := map[string]FileMeta{
+		"icon":          def,
+		"icon-mono":     {Source: "https://example.com/press", License: "Apache-2.0"},
+		"wordmark":      {Source: "https://example.com/wordmark", License: "MIT"},
+		"wordmark-dark": {Source: "https://example.com/wordmark", License: "MIT"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("file metadata of %s (-want +got):\n%s", col.Logos[1].Slug, diff)
+	}
+}
+
+// TestLoadSelect: patterns select the logos read in full; the others give
+// only their logo.yaml, and their broken SVGs are never read.
+func TestLoadSelect(t *testing.T) {
+	m := testTree()
+	m["gitea/icon.svg"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	src, probs := Load(context.Background(), noSpecialOpen{t, m}, Options{Dir: "src", Logos: []string{"gitl*"}})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	var got []string
+	for _, l := range src.Logos {
+		got = append(got, "selected "+l.Slug+" "+l.Meta.Path+" "+strconv.Itoa(len(l.Variants)))
+	}
+	for _, l := range src.Others {
+		got = append(got, "other "+l.Slug+" "+l.Meta.Path+" "+strconv.Itoa(len(l.Variants)))
+	}
+	want := []string{"selected gitlab src/gitlab/logo.yaml 2", "other gitea src/gitea/logo.yaml 0"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestValidateRules covers the checks that need the whole logo: categories,
 // file overrides, components and the dark-background warnings.
 func TestValidateRules(t *testing.T) {
@@ -229,6 +280,15 @@ func TestValidateRules(t *testing.T) {
 		{"override for a missing file", func(m fstest.MapFS) {
 			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark: {license: MIT}\n")
 		}, []string{"src/gitlab/logo.yaml:7:3: files.wordmark describes wordmark.svg, which this logo does not have; add the file or remove the entry"}},
+		{"a variant glob that matches none of the files", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark*: {license: MIT}\n")
+		}, []string{"src/gitlab/logo.yaml:7:3: files.wordmark* matches none of this logo's files (it has icon.svg, icon-mono.svg); add the file or remove the entry"}},
+		{"two keys describe one variant", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  icon*: {license: MIT}\n  icon-mono: {license: MIT}\n  \"{icon,wordmark}\": {license: MIT}\n")
+		}, []string{
+			"src/gitlab/logo.yaml:8:3: files.icon* and files.icon-mono both describe icon-mono.svg; keep one entry for each file",
+			"src/gitlab/logo.yaml:9:3: files.icon* and files.{icon,wordmark} both describe icon.svg; keep one entry for each file",
+		}},
 		{"two logos with one name", func(m fstest.MapFS) {
 			m["gitea/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26")) // GiteaIcon: the name does not spell the slug
 		}, nil},

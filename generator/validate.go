@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -183,12 +184,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 			}
 		}
 	}
-	for variant := range m.Files {
-		if ls.Variants[variant] == nil {
-			line, col := at("files." + variant)
-			probs.Errorf(metaPath, line, col, "files.%s describes %s.svg, which this logo does not have; add the file or remove the entry", variant, variant)
-		}
-	}
+	overrides := fileOverrides(m, ls, &probs)
 
 	logo := &Logo{
 		Slug:       ls.Slug,
@@ -214,7 +210,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		doc, info, p := checkVariant(name, f)
 		probs = append(probs, p...)
 		fm := FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL}
-		if o, ok := m.Files[name]; ok {
+		if o, ok := overrides[name]; ok {
 			if o.Source != "" {
 				fm.Source = o.Source
 			}
@@ -233,6 +229,54 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		return nil, probs
 	}
 	return logo, probs
+}
+
+// fileOverrides maps each variant the logo has to the files: entry that
+// describes it. A key may be a variant glob (wordmark* for wordmark and
+// wordmark-dark); a key that describes none of the logo's files, and a
+// variant two keys describe, are errors at the key.
+func fileOverrides(m *Meta, ls *LogoSource, probs *ProblemList) map[string]FileMeta {
+	var have []string
+	for _, v := range Variants {
+		if ls.Variants[v] != nil {
+			have = append(have, v)
+		}
+	}
+	// In the order of the file, so that the later of two keys is told.
+	keys := slices.SortedFunc(maps.Keys(m.Files), func(a, b string) int {
+		pa, pb := m.Pos["files."+a], m.Pos["files."+b]
+		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col))
+	})
+	out := map[string]FileMeta{}
+	by := map[string]string{} // variant -> the key that describes it
+	for _, key := range keys {
+		pos := m.Pos["files."+key]
+		matched := variantsMatching(key, have)
+		switch {
+		case len(matched) > 0:
+		case isVariantGlob(key):
+			probs.Errorf(ls.Meta.Path, pos.Line, pos.Col, "files.%s matches none of this logo's files (it has %s); add the file or remove the entry", key, svgList(have))
+		default:
+			probs.Errorf(ls.Meta.Path, pos.Line, pos.Col, "files.%s describes %s.svg, which this logo does not have; add the file or remove the entry", key, key)
+		}
+		for _, v := range matched {
+			if first, ok := by[v]; ok {
+				probs.Errorf(ls.Meta.Path, pos.Line, pos.Col, "files.%s and files.%s both describe %s.svg; keep one entry for each file", first, key, v)
+				continue
+			}
+			by[v] = key
+			out[v] = m.Files[key]
+		}
+	}
+	return out
+}
+
+func svgList(variants []string) string {
+	names := make([]string, len(variants))
+	for i, v := range variants {
+		names[i] = v + ".svg"
+	}
+	return strings.Join(names, ", ")
 }
 
 // darkReadability warns about logos that vanish on a dark page and have no
