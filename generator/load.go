@@ -186,7 +186,9 @@ func (s *sourceDir) scan(ctx context.Context) (*SourceFile, []string, ProblemLis
 		probs.Errorf(displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
 		return nil, nil, probs
 	}
-	s.ignore, probs = ignore.Load(fsys, dir)
+	m, p := ignore.Load(fsys, dir)
+	s.ignore = m
+	probs = append(probs, p...)
 
 	var cats *SourceFile
 	var slugs []string
