@@ -28,6 +28,18 @@ type sourceFlags struct {
 // patternsArg is how build and check name their positional arguments.
 const patternsArg = "[pattern ...]"
 
+// patternsFlagSet is newFlagSet for build and check, whose -h also says
+// what the patterns are.
+func patternsFlagSet(name, what string, stderr io.Writer) *flag.FlagSet {
+	fs := newFlagSet(name, patternsArg, stderr)
+	flags := fs.Usage
+	fs.Usage = func() {
+		flags()
+		fmt.Fprintf(fs.Output(), "\nPatterns select logos by slug (doublestar: *, ?, [a-z], {a,b}; quote them), as in\nlogoindex %s 'git*': %s. Without patterns, every logo.\n", name, what)
+	}
+	return fs
+}
+
 func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.src, "src", "source-logos", "source `folder`: categories.yaml and one folder per logo")
 	fs.BoolVar(&s.strict, "strict", false, "fail on warnings too")
@@ -105,7 +117,7 @@ func (b *buildFlags) validate() error {
 }
 
 func buildFlagSet(stderr io.Writer) (*flag.FlagSet, *buildArgs) {
-	fs := newFlagSet("build", patternsArg, stderr)
+	fs := patternsFlagSet("build", "only they are written, into a tree that publish refuses", stderr)
 	var a buildArgs
 	a.register(fs, "out")
 	fs.StringVar(&a.out, "out", "dist", "output `folder`; replaced atomically")
@@ -176,7 +188,7 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr i
 }
 
 func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *sourceFlags) {
-	fs := newFlagSet("check", patternsArg, stderr)
+	fs := patternsFlagSet("check", "only they are checked in full, and every logo.yaml still counts for unique component names", stderr)
 	var sf sourceFlags
 	sf.register(fs)
 	return fs, &sf

@@ -359,6 +359,9 @@ func TestHelpExitsZero(t *testing.T) {
 		!strings.HasPrefix(stderr, "usage: logoindex build [pattern ...] [-base-url URL]") || !strings.Contains(stderr, ".<out>.cache beside -out") {
 		t.Errorf("build -h: exit %d, stderr %q", code, stderr)
 	}
+	if code, _, stderr := runCmd("check", "-h"); code != 0 || !strings.Contains(stderr, "logoindex check 'git*': only they are checked in full") {
+		t.Errorf("check -h: exit %d, stderr %q", code, stderr)
+	}
 	// serve has no -out: its cache is named after -dir.
 	if code, _, stderr := runCmd("serve", "-h"); code != 0 || !strings.Contains(stderr, ".<dir>.cache beside -dir") || strings.Contains(stderr, "<out>") {
 		t.Errorf("serve -h: exit %d, stderr %q", code, stderr)
