@@ -325,6 +325,23 @@ logoindex: 4 warnings and -strict is set
 	}
 }
 
+// TestIgnoredFilesKeepTheCache: an editor's file appearing in a logo
+// folder leaves the build up to date; with -strict it fails the build.
+func TestIgnoredFilesKeepTheCache(t *testing.T) {
+	dir := inTempDir(t, goodSource())
+	if code, _, stderr := runCmd("build"); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	writeFiles(t, dir, map[string]string{"source-logos/gitlab/.icon.svg.swp": "x", "source-logos/gitlab/.DS_Store": "x"})
+	if code, stdout, stderr := runCmd("build"); code != 0 || !strings.Contains(stdout, "up to date") {
+		t.Errorf("build after an editor's files appeared: exit %d, stdout %q, stderr %q; want up to date", code, stdout, stderr)
+	}
+	code, _, stderr := runCmd("build", "-strict")
+	if code != 1 || !strings.Contains(stderr, `source-logos/gitlab/.icon.svg.swp: warning: ignored by default pattern "**/.*.sw?"; remove it from the repository`) {
+		t.Errorf("build -strict: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestUsageDocumented: the usage is made from the flag sets, and the
 // package documentation and the README show it as it is.
 func TestUsageDocumented(t *testing.T) {
