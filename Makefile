@@ -119,7 +119,7 @@ corpus:
 # cases that plain `go test` replays.
 FUZZTIME ?= 1m
 fuzz:
-	@set -e; for pkg in ./generator ./generator/svg ./deploystub ./internal/publish; do \
+	@set -e; for pkg in ./generator ./generator/ignore ./generator/svg ./deploystub ./internal/publish; do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
 	  done; \

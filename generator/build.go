@@ -38,6 +38,16 @@ type Options struct {
 	// Workers bounds the goroutines that check and optimise; 0 means one
 	// per CPU.
 	Workers int
+	// ReportIgnored reports each file that .logoindexignore or a default
+	// pattern skips as a warning (check -strict), so that CI notices
+	// editor and system files committed by mistake. Without it they are
+	// skipped silently: they are everyday local clutter.
+	ReportIgnored bool
+	// Logos selects, by doublestar patterns on slugs ("git*"), the logos
+	// to check and build; none selects every logo. The others are read
+	// only as far as the rules across logos need: their logo.yaml, for
+	// unique component names. A pattern that selects nothing is an error.
+	Logos []string
 }
 
 // Result is what a build produced.
@@ -53,7 +63,7 @@ type Result struct {
 // of every logo as a ProblemList error (warnings included, sorted) and no
 // files. It writes nothing: pass Result.Files to WriteTree.
 func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
-	source, probs := Load(ctx, src, opts.Dir)
+	source, probs := Load(ctx, src, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -66,7 +76,9 @@ func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
 	if err := probs.Err(); err != nil {
 		return nil, err
 	}
-	files, err := Render(ctx, col, opts.Render)
+	ro := opts.Render
+	ro.logos = opts.Logos
+	files, err := Render(ctx, col, ro)
 	if err != nil {
 		return nil, err
 	}

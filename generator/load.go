@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
+	"logoindex/generator/ignore"
 	"logoindex/generator/problem"
 )
 
@@ -50,30 +53,133 @@ type LogoSource struct {
 type Source struct {
 	Categories *SourceFile // nil when missing or unreadable
 	Logos      []*LogoSource
+	// Others are the logos Options.Logos leaves out, with only their
+	// logo.yaml (Meta) read: the rules across logos, such as unique
+	// component names, still see the whole collection.
+	Others []*LogoSource
 }
 
 // Load reads the source tree from fsys: categories.yaml and one folder per
-// logo. dir is the name the user gave the tree; it prefixes every path in
-// problems. Load reports every structural problem it finds (unexpected files,
-// bad slugs, links, oversized files) and never follows a symbolic link.
+// logo. opts.Dir is the name the user gave the tree; it prefixes every path
+// in problems. Load reports every structural problem it finds (unexpected
+// files, bad slugs, links, oversized files) and never follows a symbolic
+// link. It skips, unread, the files .logoindexignore and the default
+// patterns ignore (package ignore), noting each as a warning when
+// opts.ReportIgnored is set.
 // When ctx is done it stops reading and returns what it has.
-func Load(ctx context.Context, fsys fs.FS, dir string) (*Source, ProblemList) {
+func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, ProblemList) {
+	s := newSourceDir(fsys, opts)
 	src := &Source{}
-	cats, slugs, probs := scanSource(ctx, fsys, dir)
+	cats, slugs, probs := s.scan(ctx)
 	src.Categories = cats
 	for _, slug := range slugs {
 		if ctx.Err() != nil {
 			break
 		}
-		src.Logos = append(src.Logos, loadLogo(fsys, dir, slug, &probs))
+		if s.selected(slug) {
+			src.Logos = append(src.Logos, s.logo(slug, &probs))
+		} else {
+			src.Others = append(src.Others, s.meta(slug))
+		}
 	}
 	return src, probs
 }
 
-// scanSource reads the top of the source folder: categories.yaml and the
-// slugs of the logo folders, sorted, with the problems of the folder itself.
-func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []string, ProblemList) {
+// sourceDir is the source folder as a build reads it: Load and BuildTree
+// share it, so both skip the same files.
+type sourceDir struct {
+	fsys          fs.FS
+	dir           string // display path
+	ignore        *ignore.Matcher
+	reportIgnored bool
+	patterns      []string // Options.Logos
+}
+
+func newSourceDir(fsys fs.FS, opts Options) *sourceDir {
+	return &sourceDir{fsys: fsys, dir: opts.Dir, ignore: ignore.New(), reportIgnored: opts.ReportIgnored, patterns: opts.Logos}
+}
+
+// selected reports whether the logo slug is checked in full: the patterns
+// select it, or there are none.
+func (s *sourceDir) selected(slug string) bool {
+	if len(s.patterns) == 0 {
+		return true
+	}
+	for _, p := range s.patterns {
+		if doublestar.MatchUnvalidated(p, slug) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPatterns reports the patterns of Options.Logos that are invalid or
+// select no logo: a typo should not pass for a clean check.
+func (s *sourceDir) checkPatterns(slugs []string, probs *ProblemList) {
+	for _, p := range s.patterns {
+		if msg := CheckLogoPattern(p); msg != "" {
+			probs.Errorf(problem.PatternUnmatched, displayPath(s.dir, "."), 0, 0, "%s", msg)
+			continue
+		}
+		if !slices.ContainsFunc(slugs, func(slug string) bool { return doublestar.MatchUnvalidated(p, slug) }) {
+			probs.Errorf(problem.PatternUnmatched, displayPath(s.dir, "."), 0, 0, "logo pattern %q selects no logo; patterns match folder names (slugs), such as git* for github and gitlab", p)
+		}
+	}
+}
+
+// CheckLogoPattern returns what is wrong with a pattern of Options.Logos,
+// or "".
+func CheckLogoPattern(p string) string {
+	if !doublestar.ValidatePattern(p) || strings.Contains(p, "/") {
+		return fmt.Sprintf("logo pattern %q is not a doublestar pattern on slugs: use *, ?, [a-z] and {a,b} on folder names, as in 'git*', without /", p)
+	}
+	return ""
+}
+
+// meta reads only the logo.yaml of a logo that is not selected, for the
+// rules across logos. Its problems are left to a check of that logo.
+func (s *sourceDir) meta(slug string) *LogoSource {
+	l := &LogoSource{Slug: slug, Dir: displayPath(s.dir, slug)}
+	rel := path.Join(slug, "logo.yaml")
+	if info, err := fs.Lstat(s.fsys, rel); err == nil && info.Mode().IsRegular() {
+		var ignored ProblemList
+		l.Meta = readFile(s.fsys, s.dir, rel, MaxLogoYAMLSize, &ignored)
+	}
+	return l
+}
+
+// ignored tells whether the entry rel is ignored, and reports it: as an
+// error when it has the name of a source file (a pattern that hides
+// icon.svg is a mistake, not junk), and as a warning when asked.
+func (s *sourceDir) ignored(rel string, e fs.DirEntry, probs *ProblemList) bool {
+	p := s.ignore.Match(rel, e.IsDir())
+	switch {
+	case p == nil:
+		return false
+	case isSourceName(rel):
+		probs.Errorf(problem.IgnorePatternInvalid, displayPath(s.dir, rel), 0, 0, "is a source file, but %s ignores it; change the pattern so that it leaves %s alone", p, path.Base(rel))
+	case s.reportIgnored:
+		probs.Warnf(problem.FileIgnored, displayPath(s.dir, rel), 0, 0, "ignored by %s; remove it from the repository", p)
+	}
+	return true
+}
+
+// isSourceName reports whether rel, relative to the source folder, names a
+// file the build reads: categories.yaml, or a logo's logo.yaml or variant.
+func isSourceName(rel string) bool {
+	dir, name := path.Split(rel)
+	if dir == "" {
+		return name == "categories.yaml"
+	}
+	return strings.Count(rel, "/") == 1 && (name == "logo.yaml" || variantOfFile(name) != "")
+}
+
+// scan reads the top of the source folder: .logoindexignore,
+// categories.yaml and the slugs of the logo folders, sorted, with the
+// problems of the folder itself.
+func (s *sourceDir) scan(ctx context.Context) (*SourceFile, []string, ProblemList) {
 	var probs ProblemList
+	dir, fsys := s.dir, s.fsys
 	display := func(name string) string { return displayPath(dir, name) }
 
 	entries, err := fs.ReadDir(fsys, ".")
@@ -81,6 +187,9 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 		probs.Errorf(problem.FileUnreadable, displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
 		return nil, nil, probs
 	}
+	m, p := ignore.Load(fsys, dir)
+	s.ignore = m
+	probs = append(probs, p...)
 
 	var cats *SourceFile
 	var slugs []string
@@ -93,6 +202,9 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 			break
 		}
 		name := e.Name()
+		if name == ignore.FileName || s.ignored(name, e, &probs) {
+			continue
+		}
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			probs.Errorf(problem.FileSymlink, display(name), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
@@ -105,7 +217,7 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 			}
 			cats = readFile(fsys, dir, name, MaxCategoriesSize, &probs)
 		case !e.IsDir():
-			probs.Errorf(problem.FileUnexpected, display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml and one folder per logo")
+			probs.Errorf(problem.FileUnexpected, display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml, %s and one folder per logo", ignore.FileName)
 		default:
 			if msg := CheckSlug(name); msg != "" {
 				code := problem.SlugInvalid
@@ -124,10 +236,13 @@ func scanSource(ctx context.Context, fsys fs.FS, dir string) (*SourceFile, []str
 		probs.Errorf(problem.FileMissing, display("categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
 	}
 	slices.Sort(slugs)
+	s.checkPatterns(slugs, &probs)
 	return cats, slugs, probs
 }
 
-func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
+// logo reads one logo folder.
+func (s *sourceDir) logo(slug string, probs *ProblemList) *LogoSource {
+	dir, fsys := s.dir, s.fsys
 	l := &LogoSource{Slug: slug, Dir: displayPath(dir, slug), Variants: map[string]*SourceFile{}}
 	entries, err := fs.ReadDir(fsys, slug)
 	if err != nil {
@@ -137,6 +252,9 @@ func loadLogo(fsys fs.FS, dir, slug string, probs *ProblemList) *LogoSource {
 	for _, e := range entries {
 		name := e.Name()
 		rel := path.Join(slug, name)
+		if s.ignored(rel, e, probs) {
+			continue
+		}
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			probs.Errorf(problem.FileSymlink, displayPath(dir, rel), 0, 0, "is a symbolic link; links are never followed: replace it with the real file")

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"io/fs"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -33,7 +34,7 @@ func testTree() fstest.MapFS {
 }
 
 func TestLoadGood(t *testing.T) {
-	src, probs := Load(context.Background(), testTree(), "src")
+	src, probs := Load(context.Background(), testTree(), Options{Dir: "src"})
 	if len(probs) > 0 {
 		t.Fatalf("unexpected problems:\n%s", probs.Error())
 	}
@@ -112,7 +113,7 @@ func TestLoadErrors(t *testing.T) {
 		}, []string{"src/gitlab/old: unexpected folder; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg"}},
 		{"stray file at the top", func(m fstest.MapFS) {
 			m["README.md"] = &fstest.MapFile{Data: []byte("x")}
-		}, []string{"src/README.md: unexpected file; the source folder holds only categories.yaml and one folder per logo"}},
+		}, []string{"src/README.md: unexpected file; the source folder holds only categories.yaml, .logoindexignore and one folder per logo"}},
 		{"folders differing only in case", func(m fstest.MapFS) {
 			m["GitLab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("X", "#000000"))}
 		}, []string{`src/GitLab: folder name differs from "gitlab" only in case; slugs are lower case: merge the two folders`}},
@@ -141,16 +142,115 @@ func TestLoadErrors(t *testing.T) {
 			"src/gitlab/icon-dark.svg: is a socket, not a regular file; it was not opened: replace it with a regular file",
 			"src/gitlab/wordmark.svg: is a named pipe (FIFO), not a regular file; it was not opened: replace it with a regular file",
 		}},
+		{"editor and system files are skipped unread", func(m fstest.MapFS) {
+			// noSpecialOpen fails the test if the pipe is opened; the
+			// dangling link of an Emacs lock is never followed.
+			m[".DS_Store"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/.DS_Store"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/.icon.svg.swp"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/.#logo.yaml"] = &fstest.MapFile{Data: []byte("user@host.1234"), Mode: fs.ModeSymlink}
+			m["gitlab/logo.yaml~"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+		}, nil},
+		{"patterns of .logoindexignore", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("# local clutter\n*.orig\n/notes.md\ndrafts/\n")}
+			m["gitlab/icon.svg.orig"] = &fstest.MapFile{Data: []byte("x")}
+			m["notes.md"] = &fstest.MapFile{Data: []byte("x")}
+			m["gitlab/notes.md"] = &fstest.MapFile{Data: []byte("x")} // anchored at the top: not ignored here
+			m["drafts/acme/logo.yaml"] = &fstest.MapFile{Data: []byte("x")}
+		}, []string{"src/gitlab/notes.md: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg"}},
+		{"a pattern that hides a source file", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("icon-*.svg\ncategories.*\n")}
+		}, []string{
+			`src/categories.yaml: is a source file, but src/.logoindexignore:2 pattern "categories.*" ignores it; change the pattern so that it leaves categories.yaml alone`,
+			`src/gitlab/icon-mono.svg: is a source file, but src/.logoindexignore:1 pattern "icon-*.svg" ignores it; change the pattern so that it leaves icon-mono.svg alone`,
+		}},
+		{"an invalid pattern", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("*.orig\n  wip-[0-9\n")}
+			m["gitlab/icon.svg.orig"] = &fstest.MapFile{Data: []byte("x")}
+		}, []string{`src/.logoindexignore:2:7: pattern "wip-[0-9" has a [ without its closing ]; close the class, or write \[ for a bracket`}},
+		{"a linked ignore file", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("/etc/passwd"), Mode: fs.ModeSymlink}
+		}, []string{"src/.logoindexignore: is a symbolic link; links are never followed: replace it with the real file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testTree()
 			tc.change(m)
-			_, probs := Load(context.Background(), noSpecialOpen{t, m}, "src")
+			_, probs := Load(context.Background(), noSpecialOpen{t, m}, Options{Dir: "src"})
 			probs.Sort()
 			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
 				t.Errorf("problems mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestLoadReportIgnored checks that ignored files become warnings when
+// asked (check -strict), and are still never read.
+func TestLoadReportIgnored(t *testing.T) {
+	m := testTree()
+	m[".logoindexignore"] = &fstest.MapFile{Data: []byte("*.orig\n")}
+	m[".DS_Store"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	m["gitlab/.#logo.yaml"] = &fstest.MapFile{Data: []byte("user@host.1234"), Mode: fs.ModeSymlink}
+	m["gitea/icon.svg.orig"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	_, probs := Load(context.Background(), noSpecialOpen{t, m}, Options{Dir: "src", ReportIgnored: true})
+	probs.Sort()
+	want := []string{
+		`src/.DS_Store: warning: ignored by default pattern "**/.DS_Store"; remove it from the repository`,
+		`src/gitea/icon.svg.orig: warning: ignored by src/.logoindexignore:1 pattern "*.orig"; remove it from the repository`,
+		`src/gitlab/.#logo.yaml: warning: ignored by default pattern "**/.#*"; remove it from the repository`,
+	}
+	if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+		t.Errorf("problems mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestVariantGlobs: a files: key that is a glob gives its override to
+// every variant of the logo it matches, and to no other.
+func TestVariantGlobs(t *testing.T) {
+	m := testTree()
+	m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+	m["gitlab/wordmark-dark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+	m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark*: {source: https://example.com/wordmark, license: MIT}\n  \"icon-m?no\": {license: Apache-2.0}\n")
+	src, probs := Load(context.Background(), m, Options{Dir: "src"})
+	col, p := Validate(context.Background(), src, Options{})
+	if probs = append(probs, p...); len(probs.Errors()) > 0 {
+		t.Fatal(probs)
+	}
+	got := map[string]FileMeta{}
+	for _, v := range col.Logos[1].Variants {
+		got[v.Variant] = v.Meta
+	}
+	def := FileMeta{Source: "https://example.com/press", License: "CC0-1.0"}
+	want := map[string]FileMeta{
+		"icon":          def,
+		"icon-mono":     {Source: "https://example.com/press", License: "Apache-2.0"},
+		"wordmark":      {Source: "https://example.com/wordmark", License: "MIT"},
+		"wordmark-dark": {Source: "https://example.com/wordmark", License: "MIT"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("file metadata of %s (-want +got):\n%s", col.Logos[1].Slug, diff)
+	}
+}
+
+// TestLoadSelect: patterns select the logos read in full; the others give
+// only their logo.yaml, and their broken SVGs are never read.
+func TestLoadSelect(t *testing.T) {
+	m := testTree()
+	m["gitea/icon.svg"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	src, probs := Load(context.Background(), noSpecialOpen{t, m}, Options{Dir: "src", Logos: []string{"gitl*"}})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	var got []string
+	for _, l := range src.Logos {
+		got = append(got, "selected "+l.Slug+" "+l.Meta.Path+" "+strconv.Itoa(len(l.Variants)))
+	}
+	for _, l := range src.Others {
+		got = append(got, "other "+l.Slug+" "+l.Meta.Path+" "+strconv.Itoa(len(l.Variants)))
+	}
+	want := []string{"selected gitlab src/gitlab/logo.yaml 2", "other gitea src/gitea/logo.yaml 0"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 
@@ -180,6 +280,15 @@ func TestValidateRules(t *testing.T) {
 		{"override for a missing file", func(m fstest.MapFS) {
 			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark: {license: MIT}\n")
 		}, []string{"src/gitlab/logo.yaml:7:3: files.wordmark describes wordmark.svg, which this logo does not have; add the file or remove the entry"}},
+		{"a variant glob that matches none of the files", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark*: {license: MIT}\n")
+		}, []string{"src/gitlab/logo.yaml:7:3: files.wordmark* matches none of this logo's files (it has icon.svg, icon-mono.svg); add the file or remove the entry"}},
+		{"two keys describe one variant", func(m fstest.MapFS) {
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  icon*: {license: MIT}\n  icon-mono: {license: MIT}\n  \"{icon,wordmark}\": {license: MIT}\n")
+		}, []string{
+			"src/gitlab/logo.yaml:8:3: files.icon* and files.icon-mono both describe icon-mono.svg; keep one entry for each file",
+			"src/gitlab/logo.yaml:9:3: files.icon* and files.{icon,wordmark} both describe icon.svg; keep one entry for each file",
+		}},
 		{"two logos with one name", func(m fstest.MapFS) {
 			m["gitea/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26")) // GiteaIcon: the name does not spell the slug
 		}, nil},

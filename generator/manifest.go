@@ -26,10 +26,14 @@ type BuildManifest struct {
 	// BaseURL is RenderOptions.BaseURL: the URL every link in the tree
 	// starts with; empty for root-relative links.
 	BaseURL string `json:"base_url"`
+	// Logos are the patterns of a partial build (build 'git*'): the tree
+	// holds only the logos they select, so publish refuses it. Absent
+	// from a full build.
+	Logos []string `json:"logos,omitempty"`
 }
 
-func manifestFile(base string) (OutFile, error) {
-	b, err := marshal(BuildManifest{Format: manifestFormat, Generator: "logoindex", BaseURL: base})
+func manifestFile(base string, logos []string) (OutFile, error) {
+	b, err := marshal(BuildManifest{Format: manifestFormat, Generator: "logoindex", BaseURL: base, Logos: logos})
 	if err != nil {
 		return OutFile{}, err
 	}

@@ -8,11 +8,12 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestReadManifest(t *testing.T) {
 	for _, base := range []string{"https://logos.example.com", "", "http://localhost:8080"} {
-		f, err := manifestFile(base)
+		f, err := manifestFile(base, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,12 +52,12 @@ func FuzzParseManifest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, err := manifestFile(m.BaseURL)
+		out, err := manifestFile(m.BaseURL, m.Logos)
 		if err != nil {
 			t.Fatal(err)
 		}
 		back, err := parseManifest(out.Data)
-		if err != nil || back != m {
+		if err != nil || !cmp.Equal(back, m, cmpopts.EquateEmpty()) {
 			t.Fatalf("round trip: %+v -> %s -> %+v, %v", m, out.Data, back, err)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
 	"logoindex/generator/internal/fuzzy"
@@ -39,7 +40,7 @@ type Meta struct {
 	LicenseURL string
 	Guidelines string
 	Aliases    []string
-	Files      map[string]FileMeta // overrides as written, by variant
+	Files      map[string]FileMeta // overrides as written, by key: a variant or a variant glob ("wordmark*")
 	Component  string
 	Install    string
 
@@ -583,7 +584,16 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, fv := v.Content[i], v.Content[i+1]
 		variant := k.Value
-		if !slices.Contains(Variants, variant) {
+		if isVariantGlob(variant) {
+			if !doublestar.ValidatePattern(variant) || strings.Contains(variant, "/") {
+				r.errorf(k, problem.KeyUnknown, "files: %q is not a valid variant pattern; use * and ? as in wordmark* (wordmark and wordmark-dark), or {a,b} as in {icon,icon-mono}", variant)
+				continue
+			}
+			if len(variantsMatching(variant, Variants)) == 0 {
+				r.errorf(k, problem.KeyUnknown, "files: pattern %q matches no variant; the variants are %s", variant, strings.Join(Variants, ", "))
+				continue
+			}
+		} else if !slices.Contains(Variants, variant) {
 			r.errorf(k, problem.KeyUnknown, "files: unknown variant %q; the variants are %s", variant, strings.Join(Variants, ", "))
 			continue
 		}
@@ -626,6 +636,24 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 			checkLicenseURL(r, fm.License, fm.LicenseURL, licenseKey, "files."+variant+".license_url")
 		}
 		out[variant] = fm
+	}
+	return out
+}
+
+// isVariantGlob reports whether a files: key is a doublestar pattern
+// rather than a variant name.
+func isVariantGlob(key string) bool {
+	return strings.ContainsAny(key, `*?[{\`)
+}
+
+// variantsMatching lists the variants of among that the files: key (a
+// variant or a pattern) describes.
+func variantsMatching(key string, among []string) []string {
+	var out []string
+	for _, v := range among {
+		if v == key || isVariantGlob(key) && doublestar.MatchUnvalidated(key, v) {
+			out = append(out, v)
+		}
 	}
 	return out
 }

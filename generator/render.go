@@ -40,6 +40,10 @@ type RenderOptions struct {
 	// Templates holds the page and component templates; nil means the
 	// ones embedded from the templates/ folder.
 	Templates fs.FS
+
+	// logos is Options.Logos, which Build and BuildTree copy here for
+	// the build manifest.
+	logos []string
 }
 
 // Index is dist/api/logos.json.
@@ -205,6 +209,10 @@ type logoSummary struct {
 	Variants            []string // the variants it has, in the order of Variants
 	DarkIcon            bool     // it has icon-dark.svg
 	IconOnDark          bool     // its icon reads on a dark page (readsOnDark)
+
+	// unselected marks a logo that Options.Logos left out: only its
+	// component name is known (withOthers). Never cached: not exported.
+	unselected bool
 }
 
 func summarize(l *Logo) *logoSummary {
@@ -235,13 +243,14 @@ type renderer struct {
 	base        string // without a trailing slash
 	installTmpl string
 	tmpl        fs.FS
+	logos       []string // Options.Logos, for the manifest
 	site        *siteRenderer
 	assets      []OutFile // stylesheet, script, favicon
 	component   *template.Template
 }
 
 func newRenderer(opts RenderOptions) (*renderer, error) {
-	r := &renderer{base: strings.TrimRight(opts.BaseURL, "/"), installTmpl: opts.InstallTemplate, tmpl: opts.Templates}
+	r := &renderer{base: strings.TrimRight(opts.BaseURL, "/"), installTmpl: opts.InstallTemplate, tmpl: opts.Templates, logos: opts.logos}
 	if r.installTmpl == "" {
 		r.installTmpl = DefaultInstallTemplate
 	}
@@ -343,7 +352,7 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) (
 	files := []OutFile{{Name: "api/logos.json", Data: append(b, '\n')}}
 	files = append(files, r.assets...)
 	files = append(files, site...)
-	manifest, err := manifestFile(r.base)
+	manifest, err := manifestFile(r.base, r.logos)
 	if err != nil {
 		return nil, err
 	}

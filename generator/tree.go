@@ -82,7 +82,9 @@ type TreeResult struct {
 // what Build and WriteTree write.
 func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*TreeResult, error) {
 	started := time.Now()
-	r, err := newRenderer(opts.Render)
+	ro := opts.Render
+	ro.logos = opts.Logos
+	r, err := newRenderer(ro)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +109,8 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	}
 	defer b.discard()
 
-	cats, slugs, probs := scanSource(ctx, src, opts.Dir)
+	b.source = newSourceDir(src, opts.Options)
+	cats, slugs, probs := b.source.scan(ctx)
 	b.cs = newCategorySet(cats)
 	b.catNames = map[string]string{}
 	for _, c := range b.cs.list {
@@ -120,10 +123,29 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if cats != nil {
 		catData = cats.Data
 	}
-	b.settings = fmt.Sprintf("%q %q %q %x", opts.Dir, r.base, r.installTmpl, hashOf(catData))
+	b.settings = fmt.Sprintf("%q %q %q %q %x", opts.Dir, r.base, r.installTmpl, opts.Logos, hashOf(catData))
 	if b.old != nil && (b.old.Program != b.program || b.old.Settings != b.settings) {
 		b.old.Logos, b.old.Collection, b.old.CollectionFiles = nil, hash{}, nil
 	}
+
+	// A hint that names anything but a logo folder (categories.yaml,
+	// .logoindexignore) is no hint: every folder is looked at.
+	for name := range b.opts.Changed {
+		if _, found := slices.BinarySearch(slugs, name); !found && CheckSlug(name) != "" {
+			b.opts.Changed = nil
+			break
+		}
+	}
+
+	// Logos a selection leaves out give only their component names.
+	var others []*LogoSource
+	slugs = slices.DeleteFunc(slugs, func(slug string) bool {
+		if b.source.selected(slug) {
+			return false
+		}
+		others = append(others, b.source.meta(slug))
+		return true
+	})
 
 	// Phase one: every logo, from the cache or computed; computed files
 	// go into the standby at once.
@@ -143,7 +165,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		}
 	}
 	used, suffixes, _ := templateNames(opts.Render.Templates)
-	probs = append(probs, checkComponents(sums, used, suffixes)...)
+	probs = append(probs, checkComponents(withOthers(sums, others), used, suffixes)...)
 	probs.Sort()
 	if err := probs.Err(); err != nil {
 		return nil, err
@@ -213,6 +235,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 type treeBuild struct {
 	ctx      context.Context
 	src      fs.FS
+	source   *sourceDir
 	opts     TreeOptions
 	r        *renderer
 	out      *output
@@ -264,14 +287,14 @@ func (b *treeBuild) failed() error {
 // else by checking, optimising and rendering it into the standby.
 func (b *treeBuild) logo(slug string) *builtLogo {
 	if b.old == nil {
-		return b.compute(slug, statInputs(b.src, slug))
+		return b.compute(slug, b.source.statInputs(slug))
 	}
 	c := b.old.Logos[slug]
 	if c != nil && b.trusted && b.opts.Changed != nil && !b.opts.Changed[slug] {
 		// The watcher saw nothing change in this folder.
 		return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, inputs: c.Inputs, files: c.Files}
 	}
-	inputs := statInputs(b.src, slug)
+	inputs := b.source.statInputs(slug)
 	if inputs != nil {
 		if c != nil {
 			if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
@@ -286,7 +309,7 @@ func (b *treeBuild) logo(slug string) *builtLogo {
 // the standby.
 func (b *treeBuild) compute(slug string, inputs []inputStat) *builtLogo {
 	l := &builtLogo{slug: slug}
-	ls := loadLogo(b.src, b.opts.Dir, slug, &l.probs)
+	ls := b.source.logo(slug, &l.probs)
 	logo, p := checkLogo(ls, b.cs)
 	l.probs = append(l.probs, p...)
 	if logo == nil {
@@ -330,7 +353,7 @@ func (b *treeBuild) compute(slug string, inputs []inputStat) *builtLogo {
 func (b *treeBuild) placeCached(l *builtLogo) {
 	for _, f := range l.files {
 		if !b.place(f.Name, f.Hash, nil) {
-			c := b.compute(l.slug, statInputs(b.src, l.slug))
+			c := b.compute(l.slug, b.source.statInputs(l.slug))
 			if c.sum == nil {
 				b.fail(fmt.Errorf("logo %s changed during the build; build again", l.slug))
 			}

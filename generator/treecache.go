@@ -163,14 +163,23 @@ var programID = sync.OnceValue(func() string {
 
 // statInputs lists the files of a logo folder with their stat; nil when
 // the file system gives no inode (fstest.MapFS) or the folder holds
-// anything but regular files, which only a full check reports on.
-func statInputs(fsys fs.FS, slug string) []inputStat {
-	entries, err := fs.ReadDir(fsys, slug)
+// anything but regular files, which only a full check reports on. Ignored
+// files are left out, as the loader leaves them unread, unless they are to
+// be reported or have a source file's name.
+func (s *sourceDir) statInputs(slug string) []inputStat {
+	entries, err := fs.ReadDir(s.fsys, slug)
 	if err != nil {
 		return nil
 	}
 	in := make([]inputStat, 0, len(entries))
 	for _, e := range entries {
+		rel := path.Join(slug, e.Name())
+		if s.ignore.Match(rel, e.IsDir()) != nil {
+			if s.reportIgnored || isSourceName(rel) {
+				return nil
+			}
+			continue
+		}
 		if !e.Type().IsRegular() {
 			return nil
 		}

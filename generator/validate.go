@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -99,7 +100,7 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 	// A template that cannot be read or run fails Render with its own
 	// error; until then there are no template names to avoid.
 	used, suffixes, _ := templateNames(opts.Render.Templates)
-	probs = append(probs, checkComponents(sums, used, suffixes)...)
+	probs = append(probs, checkComponents(withOthers(sums, src.Others), used, suffixes)...)
 	probs.Sort()
 	return col, probs
 }
@@ -184,12 +185,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 			}
 		}
 	}
-	for variant := range m.Files {
-		if ls.Variants[variant] == nil {
-			line, col := at("files." + variant)
-			probs.Errorf(problem.FilesUnused, metaPath, line, col, "files.%s describes %s.svg, which this logo does not have; add the file or remove the entry", variant, variant)
-		}
-	}
+	overrides := fileOverrides(m, ls, &probs)
 
 	logo := &Logo{
 		Slug:       ls.Slug,
@@ -215,7 +211,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		doc, info, p := checkVariant(name, f)
 		probs = append(probs, p...)
 		fm := FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL}
-		if o, ok := m.Files[name]; ok {
+		if o, ok := overrides[name]; ok {
 			if o.Source != "" {
 				fm.Source = o.Source
 			}
@@ -234,6 +230,54 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		return nil, probs
 	}
 	return logo, probs
+}
+
+// fileOverrides maps each variant the logo has to the files: entry that
+// describes it. A key may be a variant glob (wordmark* for wordmark and
+// wordmark-dark); a key that describes none of the logo's files, and a
+// variant two keys describe, are errors at the key.
+func fileOverrides(m *Meta, ls *LogoSource, probs *ProblemList) map[string]FileMeta {
+	var have []string
+	for _, v := range Variants {
+		if ls.Variants[v] != nil {
+			have = append(have, v)
+		}
+	}
+	// In the order of the file, so that the later of two keys is told.
+	keys := slices.SortedFunc(maps.Keys(m.Files), func(a, b string) int {
+		pa, pb := m.Pos["files."+a], m.Pos["files."+b]
+		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col))
+	})
+	out := map[string]FileMeta{}
+	by := map[string]string{} // variant -> the key that describes it
+	for _, key := range keys {
+		pos := m.Pos["files."+key]
+		matched := variantsMatching(key, have)
+		switch {
+		case len(matched) > 0:
+		case isVariantGlob(key):
+			probs.Errorf(problem.FilesUnused, ls.Meta.Path, pos.Line, pos.Col, "files.%s matches none of this logo's files (it has %s); add the file or remove the entry", key, svgList(have))
+		default:
+			probs.Errorf(problem.FilesUnused, ls.Meta.Path, pos.Line, pos.Col, "files.%s describes %s.svg, which this logo does not have; add the file or remove the entry", key, key)
+		}
+		for _, v := range matched {
+			if first, ok := by[v]; ok {
+				probs.Errorf(problem.ValueDuplicate, ls.Meta.Path, pos.Line, pos.Col, "files.%s and files.%s both describe %s.svg; keep one entry for each file", first, key, v)
+				continue
+			}
+			by[v] = key
+			out[v] = m.Files[key]
+		}
+	}
+	return out
+}
+
+func svgList(variants []string) string {
+	names := make([]string, len(variants))
+	for i, v := range variants {
+		names[i] = v + ".svg"
+	}
+	return strings.Join(names, ", ")
 }
 
 // darkReadability warns about logos that vanish on a dark page and have no
@@ -334,13 +378,14 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 		if l.Component == "" {
 			continue
 		}
-		clash := ""
+		clash, selected := "", !l.unselected
 		for _, x := range suffixes {
 			n, whose := l.Component+x, ""
 			if used[n] {
 				whose = "a name the component template uses"
 			} else if o := owner[n]; o != nil {
 				whose = "also " + o.Slug + "'s"
+				selected = selected || !o.unselected
 			} else {
 				continue
 			}
@@ -355,6 +400,9 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 				owner[l.Component+x] = l
 			}
 			continue
+		}
+		if !selected {
+			continue // between logos a selection left out: theirs to fix
 		}
 		base := strings.TrimSuffix(DefaultComponent("", l.Slug), "Icon")
 		suggestion := base + "Icon"
@@ -371,6 +419,31 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 		probs.Errorf(problem.ComponentDuplicate, l.MetaPath, l.ComponentAt.Line, l.ComponentAt.Col, "%s %s; set component: to a unique name, for example %s", what, clash, suggestion)
 	}
 	return probs
+}
+
+// withOthers adds to the summaries of the checked logos the component
+// names of the logos a selection left out, in slug order, as
+// checkComponents wants them.
+func withOthers(sums []*logoSummary, others []*LogoSource) []*logoSummary {
+	if len(others) == 0 {
+		return sums
+	}
+	all := slices.Clone(sums)
+	for _, o := range others {
+		if o.Meta == nil {
+			continue
+		}
+		m, _ := ParseMeta(o.Meta)
+		s := &logoSummary{Slug: o.Slug, Component: m.Component, MetaPath: o.Meta.Path, unselected: true}
+		if s.Component != "" {
+			s.ComponentAt = m.Pos["component"]
+		} else if m.Name != "" {
+			s.Component = DefaultComponent(m.Name, o.Slug)
+		}
+		all = append(all, s)
+	}
+	slices.SortFunc(all, func(a, b *logoSummary) int { return strings.Compare(a.Slug, b.Slug) })
+	return all
 }
 
 // pascal joins the ASCII letter-and-digit words of s, each starting with an

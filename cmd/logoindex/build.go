@@ -8,17 +8,36 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"logoindex/generator"
 )
 
-// sourceFlags are the flags build and check share.
+// sourceFlags are the flags build and check share, and their patterns.
 type sourceFlags struct {
 	src    string
 	strict bool
 	format string
+	// logos are the positional patterns that select logos by slug
+	// (check 'git*'); none selects every logo.
+	logos []string
+}
+
+// patternsArg is how build and check name their positional arguments.
+const patternsArg = "[pattern ...]"
+
+// patternsFlagSet is newFlagSet for build and check, whose -h also says
+// what the patterns are.
+func patternsFlagSet(name, what string, stderr io.Writer) *flag.FlagSet {
+	fs := newFlagSet(name, patternsArg, stderr)
+	flags := fs.Usage
+	fs.Usage = func() {
+		flags()
+		fmt.Fprintf(fs.Output(), "\nPatterns select logos by slug (doublestar: *, ?, [a-z], {a,b}; quote them), as in\nlogoindex %s 'git*': %s. Without patterns, every logo.\n", name, what)
+	}
+	return fs
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -34,7 +53,28 @@ func (s *sourceFlags) validate() error {
 	if s.src == "" {
 		return usageError("-src must name a folder")
 	}
+	for _, p := range s.logos {
+		if msg := generator.CheckLogoPattern(p); msg != "" {
+			return usageError("%s", msg)
+		}
+	}
 	return nil
+}
+
+// options are the generator options the flags give.
+func (s *sourceFlags) options() generator.Options {
+	// -strict reports ignored files (.DS_Store, swap files) so that CI
+	// notices them; a local run without it stays quiet about them.
+	return generator.Options{Dir: displayDir(s.src), ReportIgnored: s.strict, Logos: s.logos}
+}
+
+// quoteList quotes patterns for a message: "git*" or "git*", "npm".
+func quoteList(ps []string) string {
+	q := make([]string, len(ps))
+	for i, p := range ps {
+		q[i] = strconv.Quote(p)
+	}
+	return strings.Join(q, ", ")
 }
 
 // buildFlags are the flags of a build besides the output folder: build and
@@ -77,7 +117,7 @@ func (b *buildFlags) validate() error {
 }
 
 func buildFlagSet(stderr io.Writer) (*flag.FlagSet, *buildArgs) {
-	fs := newFlagSet("build", "", stderr)
+	fs := patternsFlagSet("build", "only they are written, into a tree that publish refuses", stderr)
 	var a buildArgs
 	a.register(fs, "out")
 	fs.StringVar(&a.out, "out", "dist", "output `folder`; replaced atomically")
@@ -96,9 +136,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usageError("build takes no arguments, got %q", pos)
-	}
+	a.logos = pos
 	if err := a.validate(); err != nil {
 		return err
 	}
@@ -117,14 +155,13 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.
 		return err
 	}
 	defer src.Close()
-	opts := generator.TreeOptions{Options: generator.Options{
-		Dir:     displayDir(bf.src),
-		Render:  generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install},
-		Workers: bf.workers,
-	}}
+	opts := generator.TreeOptions{Options: bf.options()}
+	opts.Render = generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install}
+	opts.Workers = bf.workers
 	opts.FailOnWarnings = bf.strict
 	// The cache only saves time: a build without it writes the same bytes.
-	if !bf.noCache {
+	// A partial build leaves it alone, for the next full build.
+	if !bf.noCache && len(bf.logos) == 0 {
 		opts.CacheFile = generator.DefaultCachePath(out)
 		opts.Memo, opts.Changed = memo, changed
 	}
@@ -148,11 +185,14 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.
 	}
 	fmt.Fprintf(stdout, "built %s (%d files) into %s in %s, %s%s\n",
 		count(res.Logos, "logo", "logos"), res.Files, out, time.Since(start).Round(time.Millisecond), what, warningSummary(res.Warnings))
+	if len(bf.logos) > 0 {
+		fmt.Fprintf(stdout, "%s holds only the logos %s select: a partial build, which publish refuses; build without patterns for the whole collection\n", out, quoteList(bf.logos))
+	}
 	return nil
 }
 
 func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *sourceFlags) {
-	fs := newFlagSet("check", "", stderr)
+	fs := patternsFlagSet("check", "only they are checked in full, and every logo.yaml still counts for unique component names", stderr)
 	var sf sourceFlags
 	sf.register(fs)
 	return fs, &sf
@@ -164,29 +204,30 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usageError("check takes no arguments, got %q", pos)
-	}
+	sf.logos = pos
 	if err := sf.validate(); err != nil {
 		return err
 	}
-	res, err := buildFrom(ctx, *sf, generator.Options{}, stderr)
+	res, err := buildFrom(ctx, *sf, stderr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "checked %s: no errors%s\n", count(len(res.Collection.Logos), "logo", "logos"), warningSummary(res.Warnings))
+	what := count(len(res.Collection.Logos), "logo", "logos")
+	if len(sf.logos) > 0 {
+		what += " matching " + quoteList(sf.logos)
+	}
+	fmt.Fprintf(stdout, "checked %s: no errors%s\n", what, warningSummary(res.Warnings))
 	return nil
 }
 
 // buildFrom runs the generator on the source folder and prints its problems.
-func buildFrom(ctx context.Context, sf sourceFlags, opts generator.Options, stderr io.Writer) (*generator.Result, error) {
+func buildFrom(ctx context.Context, sf sourceFlags, stderr io.Writer) (*generator.Result, error) {
 	src, err := openSource(sf)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	opts.Dir = displayDir(sf.src)
-	res, err := generator.Build(ctx, src.FS(), opts)
+	res, err := generator.Build(ctx, src.FS(), sf.options())
 	var warnings generator.ProblemList
 	if res != nil {
 		warnings = res.Warnings

@@ -3,9 +3,10 @@
 // with the flags):
 //
 //	usage:
-//	  logoindex build [-base-url URL] [-format format] [-install-template command] [-no-cache]
-//	                  [-out folder] [-src folder] [-strict] [-workers goroutines]
-//	  logoindex check [-format format] [-src folder] [-strict]
+//	  logoindex build [pattern ...] [-base-url URL] [-format format] [-install-template command]
+//	                                [-no-cache] [-out folder] [-src folder] [-strict]
+//	                                [-workers goroutines]
+//	  logoindex check [pattern ...] [-format format] [-src folder] [-strict]
 //	  logoindex new <slug> -category slug -hex colour -name name [-license identifier] [-source URL]
 //	                       [-src folder]
 //	  logoindex serve [-addr address] [-base-url URL] [-dir folder] [-format format]
@@ -133,8 +134,8 @@ var commands = []struct {
 	flagSet func(stderr io.Writer) *flag.FlagSet
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }{
-	{"build", "", func(w io.Writer) *flag.FlagSet { fs, _ := buildFlagSet(w); return fs }, runBuild},
-	{"check", "", func(w io.Writer) *flag.FlagSet { fs, _ := checkFlagSet(w); return fs }, runCheck},
+	{"build", patternsArg, func(w io.Writer) *flag.FlagSet { fs, _ := buildFlagSet(w); return fs }, runBuild},
+	{"check", patternsArg, func(w io.Writer) *flag.FlagSet { fs, _ := checkFlagSet(w); return fs }, runCheck},
 	{"new", "<slug>", func(w io.Writer) *flag.FlagSet { fs, _ := scaffoldFlagSet(w); return fs }, runNew},
 	{"serve", "", func(w io.Writer) *flag.FlagSet { fs, _ := serveFlagSet(w); return fs }, runServe},
 	{"publish", "", func(w io.Writer) *flag.FlagSet { fs, _ := publishFlagSet(w); return fs }, runPublish},

@@ -239,7 +239,8 @@ func TestUsageErrors(t *testing.T) {
 		{nil, "usage:"},
 		{[]string{"frobnicate"}, `logoindex: unknown command "frobnicate"`},
 		{[]string{"build", "-nope"}, "flag provided but not defined: -nope"},
-		{[]string{"build", "extra"}, `logoindex: build takes no arguments, got ["extra"]`},
+		{[]string{"build", "git/*"}, `logoindex: logo pattern "git/*" is not a doublestar pattern on slugs: use *, ?, [a-z] and {a,b} on folder names, as in 'git*', without /`},
+		{[]string{"check", "-strict", "git{lab"}, `logoindex: logo pattern "git{lab" is not a doublestar pattern on slugs`},
 		{[]string{"check", "-format", "xml"}, `logoindex: -format must be text, github or json, not "xml"`},
 		{[]string{"build", "-base-url", "logos.example.com"}, `logoindex: -base-url "logos.example.com" must be an absolute http(s) URL without query or fragment, such as https://logos.example.com`},
 		{[]string{"check", "-src", "missing"}, "logoindex: -src missing is not a folder"},
@@ -250,6 +251,128 @@ func TestUsageErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// withLogos adds to goodSource the logos of slugs, each a copy of gitlab
+// with its own name.
+func withLogos(slugs ...string) map[string]string {
+	files := goodSource()
+	for _, s := range slugs {
+		files["source-logos/"+s+"/logo.yaml"] = strings.Replace(files["source-logos/gitlab/logo.yaml"], "GitLab", s, 1)
+		files["source-logos/"+s+"/icon.svg"] = icon
+	}
+	return files
+}
+
+func TestCheckPatterns(t *testing.T) {
+	files := withLogos("github", "npm", "broken")
+	files["source-logos/broken/icon.svg"] = "<svg"
+	// docker is not selected, but its component name still counts.
+	files["source-logos/docker/logo.yaml"] = "name: Docker\nhex: \"#FC6D26\"\ncategories: [devtools]\nsource: https://docker.com/\nlicense: CC0-1.0\ncomponent: NpmIcon\n"
+	inTempDir(t, files)
+	for _, tc := range []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"check", "git*"}, 0, "checked 2 logos matching \"git*\": no errors\n", ""},
+		{[]string{"check", "-strict", "gitlab", "git?ub"}, 0, "checked 2 logos matching \"gitlab\", \"git?ub\": no errors\n", ""},
+		{[]string{"check", "npm"}, 1, "", "source-logos/npm/logo.yaml: default component name NpmIcon is also docker's; set component: to a unique name, for example Npm2Icon\n"},
+		{[]string{"check", "gti*", "{git,x}lab"}, 1, "", "source-logos: logo pattern \"gti*\" selects no logo; patterns match folder names (slugs), such as git* for github and gitlab\n"},
+		{[]string{"check", "b*"}, 1, "", "source-logos/broken/icon.svg:1:1: "},
+	} {
+		code, stdout, stderr := runCmd(tc.args...)
+		if code != tc.code || stdout != tc.stdout || !strings.HasPrefix(stderr, tc.stderr) || (tc.stderr == "" && stderr != "") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr starting %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+// TestBuildPatterns: a partial build writes a whole site of the selected
+// logos, says so, records it in the manifest, and leaves the cache of
+// the full build alone.
+func TestBuildPatterns(t *testing.T) {
+	dir := inTempDir(t, withLogos("github", "npm"))
+	if code, _, stderr := runCmd("build"); code != 0 {
+		t.Fatalf("full build: exit %d\n%s", code, stderr)
+	}
+	cache, err := os.ReadFile(filepath.Join(dir, ".dist.cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd("build", "git*")
+	if code != 0 || stderr != "" {
+		t.Fatalf("build git*: exit %d\n%s", code, stderr)
+	}
+	if want := "dist holds only the logos \"git*\" select: a partial build, which publish refuses; build without patterns for the whole collection\n"; !strings.HasPrefix(stdout, "built 2 logos (") || !strings.HasSuffix(stdout, want) {
+		t.Errorf("stdout %q", stdout)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "dist/logos"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if diff := cmp.Diff([]string{"github", "gitlab"}, got); diff != "" {
+		t.Errorf("dist/logos (-want +got):\n%s", diff)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "dist/.logoindex-build.json"))
+	if err != nil || !strings.Contains(string(manifest), `"logos":["git*"]`) {
+		t.Errorf("manifest %s, %v", manifest, err)
+	}
+	if after, err := os.ReadFile(filepath.Join(dir, ".dist.cache")); err != nil || !bytes.Equal(after, cache) {
+		t.Errorf("the partial build changed the cache (%v)", err)
+	}
+}
+
+// TestIgnoredFiles: editor and system files do not fail check; -strict
+// names each, so CI notices them.
+func TestIgnoredFiles(t *testing.T) {
+	files := goodSource()
+	files["source-logos/.DS_Store"] = "x"
+	files["source-logos/gitlab/.icon.svg.swp"] = "x"
+	files["source-logos/.logoindexignore"] = "# local\n*.orig\n"
+	files["source-logos/gitlab/icon.svg.orig"] = "x"
+	dir := inTempDir(t, files)
+	if err := os.Symlink("user@host.1:1", filepath.Join(dir, "source-logos/gitlab/.#logo.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCmd("check"); code != 0 || stdout != "checked 1 logo: no errors\n" || stderr != "" {
+		t.Errorf("check: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr := runCmd("check", "-strict")
+	want := `source-logos/.DS_Store: warning: ignored by default pattern "**/.DS_Store"; remove it from the repository
+source-logos/gitlab/.#logo.yaml: warning: ignored by default pattern "**/.#*"; remove it from the repository
+source-logos/gitlab/.icon.svg.swp: warning: ignored by default pattern "**/.*.sw?"; remove it from the repository
+source-logos/gitlab/icon.svg.orig: warning: ignored by source-logos/.logoindexignore:2 pattern "*.orig"; remove it from the repository
+logoindex: 4 warnings and -strict is set
+`
+	if diff := cmp.Diff(want, stderr); code != 1 || diff != "" {
+		t.Errorf("check -strict: exit %d, stderr (-want +got):\n%s", code, diff)
+	}
+	writeFiles(t, dir, map[string]string{"source-logos/.logoindexignore": "*.orig\n  [x\n"})
+	if code, _, stderr := runCmd("build"); code != 1 || !strings.Contains(stderr, "source-logos/.logoindexignore:2:3: pattern \"[x\" has a [ without its closing ]") {
+		t.Errorf("build with a bad pattern: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestIgnoredFilesKeepTheCache: an editor's file appearing in a logo
+// folder leaves the build up to date; with -strict it fails the build.
+func TestIgnoredFilesKeepTheCache(t *testing.T) {
+	dir := inTempDir(t, goodSource())
+	if code, _, stderr := runCmd("build"); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	writeFiles(t, dir, map[string]string{"source-logos/gitlab/.icon.svg.swp": "x", "source-logos/gitlab/.DS_Store": "x"})
+	if code, stdout, stderr := runCmd("build"); code != 0 || !strings.Contains(stdout, "up to date") {
+		t.Errorf("build after an editor's files appeared: exit %d, stdout %q, stderr %q; want up to date", code, stdout, stderr)
+	}
+	code, _, stderr := runCmd("build", "-strict")
+	if code != 1 || !strings.Contains(stderr, `source-logos/gitlab/.icon.svg.swp: warning: ignored by default pattern "**/.*.sw?"; remove it from the repository`) {
+		t.Errorf("build -strict: exit %d, stderr %q", code, stderr)
 	}
 }
 
@@ -284,8 +407,11 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Errorf("help: exit %d, stdout %q", code, stdout)
 	}
 	if code, _, stderr := runCmd("build", "-h"); code != 0 || !strings.Contains(stderr, "-base-url") ||
-		!strings.HasPrefix(stderr, "usage: logoindex build [-base-url URL]") || !strings.Contains(stderr, ".<out>.cache beside -out") {
+		!strings.HasPrefix(stderr, "usage: logoindex build [pattern ...] [-base-url URL]") || !strings.Contains(stderr, ".<out>.cache beside -out") {
 		t.Errorf("build -h: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runCmd("check", "-h"); code != 0 || !strings.Contains(stderr, "logoindex check 'git*': only they are checked in full") {
+		t.Errorf("check -h: exit %d, stderr %q", code, stderr)
 	}
 	// serve has no -out: its cache is named after -dir.
 	if code, _, stderr := runCmd("serve", "-h"); code != 0 || !strings.Contains(stderr, ".<dir>.cache beside -dir") || strings.Contains(stderr, "<out>") {

@@ -32,6 +32,15 @@ const (
 	SlugCollision Code = "slug-collision"
 	// EncodingInvalid: a file is not UTF-8, or an SVG declares another encoding.
 	EncodingInvalid Code = "encoding-invalid"
+	// FileIgnored (warning): with -strict only, a file .logoindexignore or
+	// a default pattern ignores, such as .DS_Store, is in the source tree.
+	FileIgnored Code = "file-ignored"
+	// IgnorePatternInvalid: a line of .logoindexignore is not a pattern, or
+	// a pattern ignores a source file (logo.yaml, an SVG variant).
+	IgnorePatternInvalid Code = "ignore-pattern-invalid"
+	// PatternUnmatched: a logo pattern given to check or build is not a
+	// pattern on slugs, or selects no logo.
+	PatternUnmatched Code = "pattern-unmatched"
 )
 
 // The YAML files: logo.yaml and categories.yaml.

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"logoindex/generator/ignore"
 )
 
 // DefaultQuiet is how long a Notifier waits after the last file event
@@ -22,9 +25,10 @@ const DefaultQuiet = 25 * time.Millisecond
 // rebuild need not look at the others. It watches the folder and each of
 // its folders, one level down, as the source layout has.
 type Notifier struct {
-	dir   string
-	quiet time.Duration
-	w     *fsnotify.Watcher
+	dir    string
+	quiet  time.Duration
+	w      *fsnotify.Watcher
+	ignore *ignore.Matcher // what the build skips; read again when its file changes
 }
 
 // NewNotifier watches dir. It fails where the system has no file events
@@ -39,6 +43,7 @@ func NewNotifier(dir string, quiet time.Duration) (*Notifier, error) {
 		return nil, err
 	}
 	n := &Notifier{dir: dir, quiet: quiet, w: w}
+	n.ignore, _ = ignore.Load(os.DirFS(dir), "") // a bad file is the build's to report
 	if err := n.add(dir); err != nil {
 		w.Close()
 		return nil, err
@@ -91,9 +96,15 @@ func (n *Notifier) Run(ctx context.Context, onChange func(changed map[string]boo
 			if !ok {
 				return errors.New("file events closed")
 			}
-			top, rest, _ := strings.Cut(filepath.ToSlash(mustRel(n.dir, ev.Name)), "/")
+			rel := filepath.ToSlash(mustRel(n.dir, ev.Name))
+			top, rest, _ := strings.Cut(rel, "/")
 			if top == "" || top == "." || top == ".." {
 				continue
+			}
+			if rel == ignore.FileName {
+				n.ignore, _ = ignore.Load(os.DirFS(n.dir), "")
+			} else if n.ignored(rel) {
+				continue // an editor's swap file, .DS_Store
 			}
 			changed[top] = true
 			if rest == "" && ev.Has(fsnotify.Create) {
@@ -129,6 +140,18 @@ func (n *Notifier) Run(ctx context.Context, onChange func(changed map[string]boo
 		}
 		fire = timer.C
 	}
+}
+
+// ignored reports whether the build skips rel or a folder it is in.
+func (n *Notifier) ignored(rel string) bool {
+	for p := rel; p != "."; p = path.Dir(p) {
+		info, err := os.Lstat(filepath.Join(n.dir, filepath.FromSlash(p)))
+		isDir := err == nil && info.IsDir()
+		if n.ignore.Match(p, isDir) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func mustRel(dir, name string) string {

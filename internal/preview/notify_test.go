@@ -53,6 +53,13 @@ func TestNotifierNamesChangedFolders(t *testing.T) {
 			write(t, filepath.Join(dir, "bolt/logo.yaml"), "z", time.Now())
 			write(t, filepath.Join(dir, "categories.yaml"), "z", time.Now())
 		}, map[string]bool{"acme": true, "bolt": true, "categories.yaml": true}},
+		{"editor and system files, then a real save", func() {
+			write(t, filepath.Join(dir, "acme/.icon.svg.swp"), "s", time.Now())
+			write(t, filepath.Join(dir, "acme/.DS_Store"), "d", time.Now())
+			write(t, filepath.Join(dir, "bolt/icon.svg~"), "b", time.Now())
+			time.Sleep(150 * time.Millisecond) // no report for those
+			write(t, filepath.Join(dir, "bolt/icon.svg"), "r", time.Now())
+		}, map[string]bool{"bolt": true}},
 		{"a new logo folder", func() {
 			if err := os.Mkdir(filepath.Join(dir, "newco"), 0o755); err != nil {
 				t.Fatal(err)
@@ -72,4 +79,3 @@ func TestNotifierNamesChangedFolders(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
-

@@ -6,8 +6,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
+
+	"logoindex/generator/ignore"
 )
 
 // DefaultInterval is how often a Watcher looks at the sources: often
@@ -19,13 +22,17 @@ const DefaultInterval = 500 * time.Millisecond
 // Snapshot fingerprints the tree under dir: the name, size, mode and
 // modification time of every entry, links not followed. It changes when a
 // file is added, removed, renamed or rewritten, without reading any file.
+// It skips what the build skips: the files dir/.logoindexignore and the
+// default patterns ignore (package ignore), so that an editor's swap file
+// or .DS_Store does not start a rebuild. The time and size of a folder are
+// left out too: they change when such a file comes or goes, and the names
+// of the entries already tell what a folder holds.
 func Snapshot(dir string) (string, error) {
+	// A bad ignore file is the build's to report; its valid lines and the
+	// defaults still apply here.
+	m, _ := ignore.Load(os.DirFS(dir), "")
 	h := sha256.New()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
 		if err != nil {
 			return err
 		}
@@ -33,7 +40,22 @@ func Snapshot(dir string) (string, error) {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%q %d %o %d\n", filepath.ToSlash(rel), info.Size(), info.Mode(), info.ModTime().UnixNano())
+		rel = filepath.ToSlash(rel)
+		if rel != "." && m.Match(rel, d.IsDir()) != nil {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			fmt.Fprintf(h, "%q/\n", rel)
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%q %d %o %d\n", rel, info.Size(), info.Mode(), info.ModTime().UnixNano())
 		return nil
 	})
 	if err != nil {

@@ -70,6 +70,46 @@ func TestSnapshot(t *testing.T) {
 	}
 }
 
+// TestSnapshotIgnores checks that what the build ignores does not change
+// the snapshot, so it never starts a rebuild: the default patterns, the
+// patterns of .logoindexignore and the folder times they touch.
+func TestSnapshotIgnores(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	write(t, filepath.Join(dir, "a", "logo.yaml"), "name: A\n", t0)
+	write(t, filepath.Join(dir, ".logoindexignore"), "*.orig\ndrafts/\n", t0)
+	before, err := Snapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatcher(dir, time.Hour)
+	write(t, filepath.Join(dir, ".DS_Store"), "x", t0)
+	write(t, filepath.Join(dir, "a", ".DS_Store"), "x", t0)
+	write(t, filepath.Join(dir, "a", ".icon.svg.swp"), "x", t0)
+	write(t, filepath.Join(dir, "a", "logo.yaml~"), "x", t0)
+	write(t, filepath.Join(dir, "a", "icon.svg.orig"), "x", t0)
+	write(t, filepath.Join(dir, "drafts", "b", "logo.yaml"), "x", t0)
+	// Emacs' lock: a dangling link.
+	if err := os.Symlink("user@host.1234:1700000000", filepath.Join(dir, "a", ".#logo.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	after, err := Snapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after != before {
+		t.Error("an ignored file changed the snapshot")
+	}
+	if w.check() || w.check() {
+		t.Error("the watcher reported a change of ignored files")
+	}
+	// The same kind of file under a name nothing ignores is a change.
+	write(t, filepath.Join(dir, "a", "icon.svg.bak"), "x", t0)
+	if s, _ := Snapshot(dir); s == after {
+		t.Error("a file nothing ignores did not change the snapshot")
+	}
+}
+
 // TestWatcherCheck steps the watcher by hand: a change is reported once it
 // has held still for one look, and only once.
 func TestWatcherCheck(t *testing.T) {

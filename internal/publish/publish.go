@@ -303,6 +303,9 @@ func checkTree(m generator.BuildManifest, opts Options) error {
 	if opts.Force {
 		return nil
 	}
+	if len(m.Logos) > 0 {
+		return &RefusedError{fmt.Sprintf("the tree holds only the logos that %q select (a partial build), and publish deletes from the bucket every object the tree lacks. Build every logo: logoindex build without patterns", m.Logos)}
+	}
 	if host, ok := localHost(m.BaseURL); ok {
 		return &RefusedError{fmt.Sprintf("the tree was built for %s, and %s is this machine: every URL in it would point there. Build it for the URL the bucket is served at (make build BASE_URL=https://logos.example.com)", m.BaseURL, host)}
 	}

@@ -529,6 +529,11 @@ func TestPublishRefuses(t *testing.T) {
 		{name: "ipv6 loopback", tree: build(t, goldenSrc(t), "http://[::1]:8080"), want: "::1 is this machine"},
 		{name: "subdomain of localhost", tree: build(t, goldenSrc(t), "http://logos.localhost"), want: "logos.localhost is this machine"},
 		{name: "unspecified", tree: build(t, goldenSrc(t), "http://0.0.0.0:8080"), want: "0.0.0.0 is this machine"},
+		{name: "partial build", tree: func() fstest.MapFS {
+			tree := maps.Clone(good)
+			tree[generator.ManifestFile] = &fstest.MapFile{Data: []byte(`{"format":1,"generator":"logoindex","base_url":"https://logos.example.com","logos":["git*"]}`)}
+			return tree
+		}(), want: `the tree holds only the logos that ["git*"] select (a partial build)`},
 		{name: "other base URL", tree: good, opts: Options{BaseURL: "https://cdn.example.org/"},
 			want: "the tree was built for https://logos.example.com, not for https://cdn.example.org"},
 		{name: "bucket of another base URL", tree: build(t, goldenSrc(t), "https://new.example.com"),
@@ -558,7 +563,7 @@ func TestPublishRefuses(t *testing.T) {
 			if len(store.ops("start", "PUT"))+len(store.ops("start", "DELETE")) > 0 {
 				t.Errorf("a refused publish wrote: %v", store.log)
 			}
-			if strings.Contains(tc.name, "local") || tc.name == "loopback" || tc.name == "unspecified" || tc.name == "other base URL" {
+			if strings.Contains(tc.name, "local") || tc.name == "loopback" || tc.name == "unspecified" || tc.name == "other base URL" || tc.name == "partial build" {
 				if len(store.log) > 0 {
 					t.Errorf("a tree refused for its own sake must not touch the bucket: %v", store.log)
 				}
