@@ -1160,11 +1160,12 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 		absEnd, relEnd point
 	}
 	var best *found
+	// Each run's samples extend the last's: curves i to j-1, each with its
+	// end, and curve j.
+	pts := curveSamples(nil, from[i], segs[i], false)
 	for j := i + 1; j < len(segs) && arcable(j); j++ {
-		var pts []point
-		for k := i; k <= j; k++ {
-			pts = curveSamples(pts, from[k], segs[k], k == j)
-		}
+		run := curveSamples(pts, from[j], segs[j], true)
+		pts = append(run, segs[j].p[2]) // beyond run: for the next j
 		jt, jy, _ := tolsFor(j)
 		e, ok := at(segs[j].p[2], cur, jt, jy)
 		if !ok {
@@ -1175,7 +1176,7 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 		if math.Hypot(e.absVal.x-cur.x, e.absVal.y-cur.y) <= r.tol {
 			// The circle closes: end a step short of the start.
 			step := math.Pow(10, -float64(r.dmax))
-			last := pts[len(pts)-1]
+			last := run[len(run)-1]
 			dx, dy := cur.x-last.x, cur.y-last.y
 			var d point
 			if math.Abs(dx) >= math.Abs(dy) {
@@ -1194,8 +1195,8 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 			ends = [2]point{{v1, v2}, {cur.x + d.x, cur.y + d.y}}
 			toks = [2][]ptok{{a1, a2}, {r1, r2}}
 		}
-		fa, oka := fitArc(cur, ends[0], pts, r)
-		fr, okr := fitArc(cur, ends[1], pts, r)
+		fa, oka := fitArc(cur, ends[0], run, r)
+		fr, okr := fitArc(cur, ends[1], run, r)
 		if !oka || !okr {
 			// A run of one circle ends here; before one is found, a longer
 			// run may still be one (half a circle can fail where the whole
