@@ -975,7 +975,7 @@ func looseArc(a point, s pathSeg, tol float64) (point, bool) {
 	if !(tol > 0) || rx != ry || rx == 0 || a == s.p[0] {
 		return point{}, false
 	}
-	c, rad, _, _, ok := arcCentre(a, s.p[0], rx, s.fa, s.fs)
+	c, rad, ok := arcCentre(a, s.p[0], rx, s.fa, s.fs)
 	half := math.Hypot(s.p[0].x-a.x, s.p[0].y-a.y) / 2
 	if !ok || half >= rad || math.Sqrt(rad*rad-half*half) < half/2 {
 		return point{}, false
@@ -1220,25 +1220,22 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 // arcCovers reports whether the arc from p0 to p1 of radius rad with the
 // flags given passes within tol of every point of pts, in order along it.
 func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64) bool {
-	c, rEff, _, delta, ok := arcCentre(p0, p1, rad, fa, fs)
+	c, rEff, ok := arcCentre(p0, p1, rad, fa, fs)
 	if !ok {
 		return false
 	}
+	dir, full := arcSweep(p0, p1, c, fs)
 	// Positions along the arc are measured with a pseudo-angle, which
 	// grows with the angle from p0 as the angle does, without a
 	// trigonometric function: it only has to keep their order and tell
 	// what lies past p1.
 	s := point{p0.x - c.x, p0.y - c.y}
-	dir := 1.0
-	if delta < 0 {
-		dir = -1
-	}
 	along := func(q point) float64 {
 		v := point{q.x - c.x, q.y - c.y}
 		return pseudoAngle(dir*(s.x*v.y-s.y*v.x), s.x*v.x+s.y*v.y)
 	}
 	end := along(p1)
-	if math.Abs(delta) >= 2*math.Pi-1e-9 {
+	if full {
 		end = 4
 	}
 	last := 0.0
@@ -1282,12 +1279,11 @@ func pseudoAngle(y, x float64) float64 {
 }
 
 // arcCentre converts an SVG arc with equal radii and no rotation from
-// endpoint to centre form: the centre, the radius after the scaling
-// renderers apply to radii too small for the chord, the start angle and
-// the signed angle swept.
-func arcCentre(p0, p1 point, rad float64, fa, fs bool) (c point, r, start, delta float64, ok bool) {
+// endpoint to centre form: the centre and the radius after the scaling
+// renderers apply to radii too small for the chord.
+func arcCentre(p0, p1 point, rad float64, fa, fs bool) (c point, r float64, ok bool) {
 	if p0 == p1 || !(rad > 0) {
-		return c, 0, 0, 0, false
+		return c, 0, false
 	}
 	dx, dy := (p0.x-p1.x)/2, (p0.y-p1.y)/2
 	if l := (dx*dx + dy*dy) / (rad * rad); l > 1 {
@@ -1299,15 +1295,36 @@ func arcCentre(p0, p1 point, rad float64, fa, fs bool) (c point, r, start, delta
 	}
 	// The centre is the chord's midpoint moved along its normal.
 	c = point{(p0.x+p1.x)/2 + h*dy, (p0.y+p1.y)/2 - h*dx}
-	start = math.Atan2(p0.y-c.y, p0.x-c.x)
-	end := math.Atan2(p1.y-c.y, p1.x-c.x)
-	delta = end - start
+	return c, rad, !math.IsNaN(c.x) && !math.IsNaN(c.y)
+}
+
+// arcSweep returns the direction (1 or -1) of the arc from p0 to p1 about
+// c with sweep flag fs, and whether it goes the whole way round, as the
+// signed angle between their atan2 angles, turned the flag's way, tells.
+// Only ends in nearly one direction from c need the angles: elsewhere the
+// arc turns the flag's way by less than a whole turn.
+func arcSweep(p0, p1, c point, fs bool) (dir float64, full bool) {
+	u, v := point{p0.x - c.x, p0.y - c.y}, point{p1.x - c.x, p1.y - c.y}
+	cross, dot := u.x*v.y-u.y*v.x, u.x*v.x+u.y*v.y
+	if dot < 0 || math.Abs(cross) > 1e-3*dot {
+		// More than a thousandth of a radian apart, far beyond the error
+		// of atan2: the angle is neither 0 nor a whole turn.
+		if fs {
+			return 1, false
+		}
+		return -1, false
+	}
+	delta := math.Atan2(v.y, v.x) - math.Atan2(u.y, u.x)
 	if fs && delta < 0 {
 		delta += 2 * math.Pi
 	} else if !fs && delta > 0 {
 		delta -= 2 * math.Pi
 	}
-	return c, rad, start, delta, !math.IsNaN(c.x) && !math.IsNaN(c.y)
+	dir = 1
+	if delta < 0 {
+		dir = -1
+	}
+	return dir, math.Abs(delta) >= 2*math.Pi-1e-9
 }
 
 // circumcentre returns the centre of the circle through a, b and c; ok is

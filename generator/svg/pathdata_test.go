@@ -1,0 +1,59 @@
+package svg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestArcSweep compares arcSweep with the signed angle it stands for,
+// computed with atan2 every time, on ends in every direction from the
+// centre and on ends a hair apart, where the two must agree exactly.
+func TestArcSweep(t *testing.T) {
+	want := func(p0, p1, c point, fs bool) (float64, bool) {
+		delta := math.Atan2(p1.y-c.y, p1.x-c.x) - math.Atan2(p0.y-c.y, p0.x-c.x)
+		if fs && delta < 0 {
+			delta += 2 * math.Pi
+		} else if !fs && delta > 0 {
+			delta -= 2 * math.Pi
+		}
+		if delta < 0 {
+			return -1, math.Abs(delta) >= 2*math.Pi-1e-9
+		}
+		return 1, math.Abs(delta) >= 2*math.Pi-1e-9
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	c := point{3, -7}
+	cases := []point{{0, 0}, c, {3, 0}, {-3, 0}, {3 + 1e-300, -7}}
+	for range 20000 {
+		a := rng.Float64() * 2 * math.Pi
+		r := math.Pow(10, rng.Float64()*8-4)
+		cases = append(cases, point{c.x + r*math.Cos(a), c.y + r*math.Sin(a)})
+	}
+	tested := 0
+	for k, p0 := range cases {
+		// Each end against the next, against itself moved by a few
+		// units in the last place, and against itself turned by a hair
+		// either side of the thousandth of a radian where arcSweep
+		// changes its method.
+		a := math.Atan2(p0.y-c.y, p0.x-c.x)
+		r := math.Hypot(p0.x-c.x, p0.y-c.y)
+		ends := []point{cases[(k+1)%len(cases)], p0, {math.Nextafter(p0.x, math.Inf(1)), p0.y}, {p0.x, math.Nextafter(p0.y, math.Inf(-1))}}
+		for _, d := range []float64{1e-12, 1e-6, 0.999e-3, 1e-3, 1.001e-3, 2*math.Pi - 1e-10, 2*math.Pi - 1e-8} {
+			ends = append(ends, point{c.x + r*math.Cos(a+d), c.y + r*math.Sin(a+d)}, point{c.x + r*math.Cos(a-d), c.y + r*math.Sin(a-d)})
+		}
+		for _, p1 := range ends {
+			for _, fs := range []bool{false, true} {
+				gotDir, gotFull := arcSweep(p0, p1, c, fs)
+				wantDir, wantFull := want(p0, p1, c, fs)
+				if gotDir != wantDir || gotFull != wantFull {
+					t.Fatalf("arcSweep(%v, %v, %v, %v) = %v, %v; want %v, %v", p0, p1, c, fs, gotDir, gotFull, wantDir, wantFull)
+				}
+				tested++
+			}
+		}
+	}
+	if tested < 100000 {
+		t.Fatalf("only %d cases", tested)
+	}
+}
