@@ -1,7 +1,6 @@
 package svg
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -91,28 +90,48 @@ var pow10inv = func() (t [24]float64) {
 // appendFixed writes n steps of 10^-d as the shortest decimal: no leading
 // zero, no trailing zeros.
 func appendFixed(b []byte, n int64, d int) []byte {
+	var buf [fixedSize]byte
+	s, _ := fixed(&buf, n, d)
+	return append(b, s...)
+}
+
+// fixedSize holds any int64 with up to 40 decimals, a sign and a dot.
+const fixedSize = 64
+
+// fixed writes appendFixed's decimal at the end of buf and returns it, and
+// whether it has a dot.
+func fixed(buf *[fixedSize]byte, n int64, d int) (s []byte, dotted bool) {
+	u := uint64(n)
 	if n < 0 {
-		b = append(b, '-')
-		n = -n
+		u = -u
 	}
-	p := int64(1)
-	for range d {
-		p *= 10
-	}
-	ip, fp := n/p, n%p
-	if ip != 0 || fp == 0 {
-		b = strconv.AppendInt(b, ip, 10)
-	}
-	if fp != 0 {
-		var buf [24]byte
-		digits := strconv.AppendInt(buf[:0], fp+p, 10)[1:] // zero-padded to d
-		for digits[len(digits)-1] == '0' {
-			digits = digits[:len(digits)-1]
+	i := len(buf)
+	for range min(d, 40) {
+		if digit := u % 10; digit != 0 || dotted {
+			i--
+			buf[i] = byte('0' + digit)
+			dotted = true
 		}
-		b = append(b, '.')
-		b = append(b, digits...)
+		u /= 10
 	}
-	return b
+	if dotted {
+		i--
+		buf[i] = '.'
+	}
+	if u != 0 || !dotted {
+		for {
+			i--
+			buf[i] = byte('0' + u%10)
+			if u /= 10; u == 0 {
+				break
+			}
+		}
+	}
+	if n < 0 {
+		i--
+		buf[i] = '-'
+	}
+	return buf[i:], dotted
 }
 
 // roundList rounds a list of plain numbers (a length, or points) each
@@ -164,15 +183,12 @@ type numWriter struct {
 }
 
 func (w *numWriter) num(n int64, d int) {
-	start := len(w.b)
-	w.b = appendFixed(w.b, n, d)
-	s := w.b[start:]
-	dotted := bytes.IndexByte(s, '.') >= 0
+	var buf [fixedSize]byte
+	s, dotted := fixed(&buf, n, d)
 	if w.afterNum && s[0] != '-' && (s[0] != '.' || !w.dotted) {
-		w.b = append(w.b, 0)
-		copy(w.b[start+1:], w.b[start:len(w.b)-1])
-		w.b[start] = ' '
+		w.b = append(w.b, ' ')
 	}
+	w.b = append(w.b, s...)
 	w.afterNum, w.dotted = true, dotted
 }
 
@@ -1074,7 +1090,8 @@ func arcPoints(p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
 	}
 	for k := range n + 1 {
 		a := t1 + dt*float64(k)/n
-		pts = append(pts, point{cx + rx*cos*math.Cos(a) - ry*sin*math.Sin(a), cy + rx*sin*math.Cos(a) + ry*cos*math.Sin(a)})
+		ca, sa := math.Cos(a), math.Sin(a)
+		pts = append(pts, point{cx + rx*cos*ca - ry*sin*sa, cy + rx*sin*ca + ry*cos*sa})
 	}
 	return pts
 }

@@ -479,6 +479,27 @@ func TestAppendFixed(t *testing.T) {
 			t.Errorf("appendFixed(%d, %d) = %q, want %q", tt.n, tt.d, got, tt.want)
 		}
 	}
+	// Against the decimal point put into the integer's digits.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		n := rng.Int64N(1<<53) >> rng.IntN(53)
+		if rng.IntN(2) == 0 {
+			n = -n
+		}
+		d := rng.IntN(16)
+		digits := strconv.FormatInt(max(n, -n), 10)
+		digits = strings.Repeat("0", max(0, d+1-len(digits))) + digits
+		want := strings.TrimRight(digits[:len(digits)-d]+"."+digits[len(digits)-d:], "0")
+		want = strings.TrimSuffix(strings.TrimLeft(want, "0"), ".")
+		if want == "" || want == "." {
+			want = "0"
+		} else if n < 0 {
+			want = "-" + want
+		}
+		if got := string(appendFixed([]byte("x"), n, d)); got != "x"+want {
+			t.Fatalf("appendFixed(%d, %d) = %q, want %q", n, d, got[1:], want)
+		}
+	}
 }
 
 // FuzzReducePrecision checks that the pass never panics, never grows a
