@@ -466,7 +466,7 @@ func errorsIsRange(err error) bool {
 // pair is a point written both ways: absolute, and relative to the
 // position written before it, with the values each form stands for.
 type pair struct {
-	abs, rel       []ptok
+	abs, rel       [2]ptok
 	absVal, relVal point
 }
 
@@ -550,7 +550,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 		straightenCurves(segs, r.tol, eps)
 	}
 	quadratics(segs, r.tol, eps)
-	var w pathWriter
+	w := pathWriter{numWriter: numWriter{b: make([]byte, 0, len(d))}}
 	var cur, start, lastC2, lastQ point
 	var prev byte
 	tol := r.tol
@@ -572,7 +572,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	at := func(p, c point, tx, ty float64) (pair, bool) {
 		ax, rx, vx, wx, ok1 := axis(p.x, c.x, tx)
 		ay, ry, vy, wy, ok2 := axis(p.y, c.y, ty)
-		return pair{[]ptok{ax, ay}, []ptok{rx, ry}, point{vx, vy}, point{wx, wy}}, ok1 && ok2
+		return pair{[2]ptok{ax, ay}, [2]ptok{rx, ry}, point{vx, vy}, point{wx, wy}}, ok1 && ok2
 	}
 	within := func(a, b, t float64) bool { return math.Abs(a-b) <= max(t, eps) }
 	near := func(q, exact point, ty float64) bool { return within(q.x, exact.x, tol) && within(q.y, exact.y, ty) }
@@ -582,12 +582,14 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	for i := 1; i < len(segs); i++ {
 		from[i] = segs[i-1].end()
 	}
+	// cat joins token lists into arena, which each segment reuses.
+	arena := make([]ptok, 0, 64)
 	cat := func(ts ...[]ptok) []ptok {
-		var out []ptok
+		start := len(arena)
 		for _, t := range ts {
-			out = append(out, t...)
+			arena = append(arena, t...)
 		}
-		return out
+		return arena[start:len(arena):len(arena)]
 	}
 	// tolsFor returns how far segment i's end may move on each axis (jt,
 	// jy) and its control points vertically (cy).
@@ -621,6 +623,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	}
 	for i := 0; i < len(segs); i++ {
 		s := segs[i]
+		arena = arena[:0]
 		jt, jy, cy := tolsFor(i)
 		// Curves that together are one arc of a circle (four quarter
 		// circles, say) are written as one arc; a whole circle as one arc
@@ -644,14 +647,14 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 			var next point
 			switch {
 			case s.cmd == 'M':
-				next = w.choose('M', e.abs, e.rel, e.absVal, e.relVal)
+				next = w.choose('M', e.abs[:], e.rel[:], e.absVal, e.relVal)
 				start = next
 			case within(cur.y, s.p[0].y, jy):
 				next = w.choose('H', e.abs[:1], e.rel[:1], point{e.absVal.x, cur.y}, point{e.relVal.x, cur.y})
 			case within(cur.x, s.p[0].x, jt):
 				next = w.choose('V', e.abs[1:], e.rel[1:], point{cur.x, e.absVal.y}, point{cur.x, e.relVal.y})
 			default:
-				next = w.choose('L', e.abs, e.rel, e.absVal, e.relVal)
+				next = w.choose('L', e.abs[:], e.rel[:], e.absVal, e.relVal)
 			}
 			cur = next
 		case 'C':
@@ -671,19 +674,20 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 			}
 			// The control points take the form of the end point, and the
 			// next reflection the value of that form.
-			letter, absToks, relToks := byte('S'), cat(c2.abs, e.abs), cat(c2.rel, e.rel)
+			letter, absToks, relToks := byte('S'), cat(c2.abs[:], e.abs[:]), cat(c2.rel[:], e.rel[:])
 			if !near(refl, s.p[0], cy) {
 				c1, ok := at(s.p[0], cur, tol, cy)
 				if !ok {
 					return "", false
 				}
-				letter, absToks, relToks = 'C', cat(c1.abs, c2.abs, e.abs), cat(c1.rel, c2.rel, e.rel)
+				letter, absToks, relToks = 'C', cat(c1.abs[:], c2.abs[:], e.abs[:]), cat(c1.rel[:], c2.rel[:], e.rel[:])
 			}
 			if reshape && arcable(i) {
 				pts := curveSamples(nil, from[i], s, true)
 				fa, oka := fitArc(cur, e.absVal, pts, r)
 				fr, okr := fitArc(cur, e.relVal, pts, r)
-				arcAbs, arcRel := cat(fa.toks(), e.abs), cat(fr.toks(), e.rel)
+				ta, tr := fa.toks(), fr.toks()
+				arcAbs, arcRel := cat(ta[:], e.abs[:]), cat(tr[:], e.rel[:])
 				if oka && okr && w.trial('A', arcAbs, arcRel) < w.trial(letter, absToks, relToks) {
 					if w.shortest('A', arcAbs, arcRel) {
 						cur = e.absVal
@@ -710,14 +714,14 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 				refl = point{2*cur.x - lastQ.x, 2*cur.y - lastQ.y}
 			}
 			if near(refl, s.p[0], min(jy, cy)) {
-				cur = w.choose('T', e.abs, e.rel, e.absVal, e.relVal)
+				cur = w.choose('T', e.abs[:], e.rel[:], e.absVal, e.relVal)
 				lastQ = refl
 			} else {
 				c, ok := at(s.p[0], cur, jt, min(jy, cy))
 				if !ok {
 					return "", false
 				}
-				if w.shortest('Q', cat(c.abs, e.abs), cat(c.rel, e.rel)) {
+				if w.shortest('Q', cat(c.abs[:], e.abs[:]), cat(c.rel[:], e.rel[:])) {
 					lastQ, cur = c.absVal, e.absVal
 				} else {
 					lastQ, cur = c.relVal, e.relVal
@@ -737,7 +741,8 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 					fa, oka := fitArc(cur, e.absVal, pts[1:len(pts)-1], r)
 					fr, okr := fitArc(cur, e.relVal, pts[1:len(pts)-1], r)
 					if oka && okr {
-						cur = w.choose('A', cat(fa.toks(), e.abs), cat(fr.toks(), e.rel), e.absVal, e.relVal)
+						ta, tr := fa.toks(), fr.toks()
+						cur = w.choose('A', cat(ta[:], e.abs[:]), cat(tr[:], e.rel[:]), e.absVal, e.relVal)
 						prev = 'A'
 						continue
 					}
@@ -752,7 +757,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 			if !ok {
 				return "", false
 			}
-			cur = w.choose('A', cat(radii, flags, e.abs), cat(radii, flags, e.rel), e.absVal, e.relVal)
+			cur = w.choose('A', cat(radii, flags, e.abs[:]), cat(radii, flags, e.rel[:]), e.absVal, e.relVal)
 		}
 		prev = s.cmd
 	}
@@ -760,11 +765,15 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 }
 
 // trial returns how many bytes shortest would write for a segment, and
-// writes nothing.
+// leaves w as it was. It writes past w's end, which w then drops.
 func (w *pathWriter) trial(abs byte, absToks, relToks []ptok) int {
-	t := pathWriter{numWriter: numWriter{afterNum: w.afterNum, dotted: w.dotted}, implicit: w.implicit}
-	t.shortest(abs, absToks, relToks)
-	return len(t.b)
+	saved := *w
+	w.shortest(abs, absToks, relToks)
+	n := len(w.b) - len(saved.b)
+	b, scratch := w.b[:len(saved.b)], w.scratch
+	*w = saved
+	w.b, w.scratch = b, scratch
+	return n
 }
 
 // choose writes the shorter of a segment's absolute and relative forms and
@@ -1103,8 +1112,8 @@ type arcFit struct {
 }
 
 // toks returns the arc's radii, rotation and flags.
-func (a arcFit) toks() []ptok {
-	return []ptok{a.r, a.r, {}, {n: b2i(a.fa), isFlag: true}, {n: b2i(a.fs), isFlag: true}}
+func (a arcFit) toks() [5]ptok {
+	return [5]ptok{a.r, a.r, {}, {n: b2i(a.fa), isFlag: true}, {n: b2i(a.fs), isFlag: true}}
 }
 
 // fitArc finds a circular arc from p0 to p1 (the curves' ends as written)
@@ -1189,7 +1198,7 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 			break
 		}
 		ends := [2]point{e.absVal, e.relVal}
-		toks := [2][]ptok{e.abs, e.rel}
+		toks := [2][]ptok{e.abs[:], e.rel[:]}
 		if math.Hypot(e.absVal.x-cur.x, e.absVal.y-cur.y) <= r.tol {
 			// The circle closes: end a step short of the start.
 			step := math.Pow(10, -float64(r.dmax))
@@ -1223,7 +1232,8 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 			}
 			continue
 		}
-		best = &found{j, append(fa.toks(), toks[0]...), append(fr.toks(), toks[1]...), ends[0], ends[1]}
+		ta, tr := fa.toks(), fr.toks()
+		best = &found{j, append(ta[:], toks[0]...), append(tr[:], toks[1]...), ends[0], ends[1]}
 	}
 	if best == nil {
 		return 0, point{}, false
