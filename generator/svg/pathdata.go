@@ -18,7 +18,7 @@ func parseNumberList(s string) ([]float64, bool) {
 		if end == i {
 			return nil, false
 		}
-		f, err := strconv.ParseFloat(b[i:end], 64)
+		f, err := parseNumber(b[i:end])
 		if err != nil {
 			return nil, false
 		}
@@ -26,6 +26,42 @@ func parseNumberList(s string) ([]float64, bool) {
 		i = end
 	}
 	return out, true
+}
+
+// parseNumber is strconv.ParseFloat for what scanNumber found, quicker
+// for the plain decimals of at most 15 digits that path data is made of:
+// their digits as an integer and their power of ten are exact floats, so
+// one division rounds to the nearest float, the one ParseFloat returns.
+func parseNumber(s string) (float64, error) {
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return strconv.ParseFloat(s, 64)
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return strconv.ParseFloat(s, 64)
+	}
+	f := float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, nil
 }
 
 // pow10 holds the powers of ten the pass scales by, without math.Pow.
@@ -280,7 +316,17 @@ func (s *pathSeg) end() point {
 	return s.p[0]
 }
 
-var pathArgs = map[byte]int{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q': 4, 'T': 2, 'A': 7, 'Z': 0}
+// pathArgs is how many numbers each command takes, by its upper-case
+// letter, and -1 for bytes that are no command.
+var pathArgs = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
+	}
+	for c, n := range map[byte]int8{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q': 4, 'T': 2, 'A': 7, 'Z': 0} {
+		t[c] = n
+	}
+	return t
+}()
 
 // parsePath reads path data into absolute segments; ok is false for data
 // with any error, which renderers draw only up to the error.
@@ -321,7 +367,7 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 	for i < len(b) {
 		c := b[i]
 		if c|0x20 >= 'a' && c|0x20 <= 'z' {
-			if _, ok := pathArgs[c&^0x20]; !ok {
+			if pathArgs[c&^0x20] < 0 {
 				return fail(i, "has %q, which is not a path command", c)
 			}
 			if len(segs) == 0 && c&^0x20 != 'M' {
@@ -342,7 +388,7 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 			return fail(i, "has a comma where a number belongs")
 		}
 		upper := cmd &^ 0x20
-		n := pathArgs[upper]
+		n := int(pathArgs[upper])
 		for k := range n {
 			if k > 0 {
 				var ok bool
@@ -362,7 +408,7 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 			if end == i {
 				return fail(i, "needs %d numbers after %c", n, cmd)
 			}
-			f, err := strconv.ParseFloat(b[i:end], 64)
+			f, err := parseNumber(b[i:end])
 			if err != nil && !errorsIsRange(err) {
 				return fail(i, "has %q, which is not a number", b[i:end])
 			}

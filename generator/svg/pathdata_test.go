@@ -3,6 +3,7 @@ package svg
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -56,4 +57,48 @@ func TestArcSweep(t *testing.T) {
 	if tested < 100000 {
 		t.Fatalf("only %d cases", tested)
 	}
+}
+
+// TestParseNumber compares parseNumber with strconv.ParseFloat, bit for
+// bit, on decimals of every length around the 15 digits its quick path
+// takes, and on the forms scanNumber lets through.
+func TestParseNumber(t *testing.T) {
+	inputs := []string{"0", "-0", "+0", "-0.0", ".5", "-.5", "+.5", "5.", "-5.", "007", "0.1", "0.3", "1e3", "-1.5E-3", "1e400", "123456789012345", "1234567890123456", "0.000000000000001", "9007199254740993", "."}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		digits := make([]byte, 1+rng.IntN(18))
+		for k := range digits {
+			digits[k] = byte('0' + rng.IntN(10))
+		}
+		s := string(digits)
+		if k := rng.IntN(len(s) + 2); k <= len(s) {
+			s = s[:k] + "." + s[k:]
+		}
+		inputs = append(inputs, s, "-"+s)
+	}
+	for _, s := range inputs {
+		got, gotErr := parseNumber(s)
+		want, wantErr := strconv.ParseFloat(s, 64)
+		if math.Float64bits(got) != math.Float64bits(want) || (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("parseNumber(%q) = %v, %v; ParseFloat: %v, %v", s, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+// FuzzParseNumber checks parseNumber against strconv.ParseFloat on what
+// scanNumber accepts.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"0", "-.5", "12.75", "1e3", "123456789012345", "0.30000000000000004"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if end := scanNumber(s, 0); end > 0 {
+			s = s[:end]
+		}
+		got, gotErr := parseNumber(s)
+		want, wantErr := strconv.ParseFloat(s, 64)
+		if math.Float64bits(got) != math.Float64bits(want) || (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("parseNumber(%q) = %v, %v; ParseFloat: %v, %v", s, got, gotErr, want, wantErr)
+		}
+	})
 }
