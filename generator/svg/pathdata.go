@@ -630,6 +630,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	}
 	// cat joins token lists into arena, which each segment reuses.
 	arena := make([]ptok, 0, 64)
+	var samples []point // points along curves, reused
 	cat := func(ts ...[]ptok) []ptok {
 		start := len(arena)
 		for _, t := range ts {
@@ -675,7 +676,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 		// circles, say) are written as one arc; a whole circle as one arc
 		// that stops a hair before its start, which the z closes.
 		if reshape && s.cmd == 'C' && arcable(i) {
-			if j, next, ok := mergeArcs(&w, cur, segs, from, i, arcable, tolsFor, at, r); ok {
+			if j, next, ok := mergeArcs(&w, cur, segs, from, i, arcable, tolsFor, at, r, &samples); ok {
 				cur, prev, i = next, 'A', j
 				continue
 			}
@@ -729,7 +730,8 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 				letter, absToks, relToks = 'C', cat(c1.abs[:], c2.abs[:], e.abs[:]), cat(c1.rel[:], c2.rel[:], e.rel[:])
 			}
 			if reshape && arcable(i) {
-				pts := curveSamples(nil, from[i], s, true)
+				pts := curveSamples(samples[:0], from[i], s, true)
+				samples = pts
 				fa, oka := fitArc(cur, e.absVal, pts, r)
 				fr, okr := fitArc(cur, e.relVal, pts, r)
 				ta, tr := fa.toks(), fr.toks()
@@ -1223,9 +1225,10 @@ func curveSamples(pts []point, a point, s pathSeg, last bool) []point {
 // together are one arc of a circle within the tolerance, and returns the
 // last curve merged and the written end. A run that closes the circle ends
 // a rounding step before its start, so that the arc is defined; the gap is
-// under the tolerance.
+// under the tolerance. samples is a buffer to reuse.
 func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, arcable func(int) bool,
-	tolsFor func(int) (float64, float64, float64), at func(p, c point, tx, ty float64) (pair, bool), r rounder) (int, point, bool) {
+	tolsFor func(int) (float64, float64, float64), at func(p, c point, tx, ty float64) (pair, bool), r rounder,
+	samples *[]point) (int, point, bool) {
 	type found struct {
 		j              int
 		abs, rel       []ptok
@@ -1234,7 +1237,7 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 	var best *found
 	// Each run's samples extend the last's: curves i to j-1, each with its
 	// end, and curve j.
-	pts := curveSamples(nil, from[i], segs[i], false)
+	pts := curveSamples((*samples)[:0], from[i], segs[i], false)
 	for j := i + 1; j < len(segs) && arcable(j); j++ {
 		run := curveSamples(pts, from[j], segs[j], true)
 		pts = append(run, segs[j].p[2]) // beyond run: for the next j
@@ -1281,6 +1284,7 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 		ta, tr := fa.toks(), fr.toks()
 		best = &found{j, append(ta[:], toks[0]...), append(tr[:], toks[1]...), ends[0], ends[1]}
 	}
+	*samples = pts
 	if best == nil {
 		return 0, point{}, false
 	}
