@@ -1317,7 +1317,7 @@ func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64)
 	}
 	last := 0.0
 	for _, q := range pts {
-		if math.Abs(math.Hypot(q.x-c.x, q.y-c.y)-rEff) > tol {
+		if !onRing(q.x-c.x, q.y-c.y, rEff, tol) {
 			return false
 		}
 		f := along(q)
@@ -1330,6 +1330,22 @@ func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64)
 		last = f
 	}
 	return true
+}
+
+// onRing reports whether a point (dx, dy) from a circle's centre is not
+// farther than tol from the circle of radius r, by Hypot. A square root of
+// the sum of squares is within a few units in the last place of Hypot and
+// quicker; it decides wherever a margin a million times that does.
+func onRing(dx, dy, r, tol float64) bool {
+	d := math.Abs(math.Sqrt(dx*dx+dy*dy) - r)
+	m := 1e-9*(r+d) + 1e-150 // 1e-150: the squares may underflow
+	if d < tol-m {
+		return true
+	}
+	if d > tol+m {
+		return false
+	}
+	return !(math.Abs(math.Hypot(dx, dy)-r) > tol)
 }
 
 // pseudoAngle maps the direction (x, y) to [0, 4) in the order of its angle

@@ -102,3 +102,31 @@ func FuzzParseNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestOnRing compares onRing with Hypot's answer at distances from the
+// circle right around the tolerance, and at extremes.
+func TestOnRing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	type tc struct{ dx, dy, r, tol float64 }
+	cases := []tc{{0, 0, 1, 1}, {1e-160, 1e-160, 1e-160, 1e-161}, {math.NaN(), 0, 1, 1}, {math.Inf(1), 0, 1, 1}, {1e200, 1e200, 1e200, 1}}
+	for range 200000 {
+		r := math.Pow(10, rng.Float64()*12-6)
+		tol := r * math.Pow(10, -rng.Float64()*8)
+		// A distance from the centre within a few units in the last place
+		// of r ± tol, or anywhere near.
+		dist := r + tol*float64(1-2*rng.IntN(2))
+		if rng.IntN(2) == 0 {
+			dist = math.Float64frombits(math.Float64bits(dist) + uint64(rng.IntN(9)) - 4)
+		} else {
+			dist *= 1 + (rng.Float64()-0.5)*1e-6
+		}
+		a := rng.Float64() * 2 * math.Pi
+		cases = append(cases, tc{dist * math.Cos(a), dist * math.Sin(a), r, tol})
+	}
+	for _, c := range cases {
+		want := !(math.Abs(math.Hypot(c.dx, c.dy)-c.r) > c.tol)
+		if got := onRing(c.dx, c.dy, c.r, c.tol); got != want {
+			t.Fatalf("onRing(%v, %v, %v, %v) = %v, want %v", c.dx, c.dy, c.r, c.tol, got, want)
+		}
+	}
+}
