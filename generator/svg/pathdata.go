@@ -784,7 +784,8 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				pts := arcPoints(from[i], s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
+				pts := arcPoints(samples[:0], from[i], s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
+				samples = pts
 				if len(pts) > 2 {
 					fa, oka := fitArc(cur, e.absVal, pts[1:len(pts)-1], r)
 					fr, okr := fitArc(cur, e.relVal, pts[1:len(pts)-1], r)
@@ -922,7 +923,8 @@ func arcRadii(a point, s pathSeg, r rounder, eps float64) ([]ptok, bool) {
 	}
 	vals := [3]float64{s.arc[0], s.arc[1], rot}
 	if max(math.Abs(vals[0]), math.Abs(vals[1])) <= 32*r.tol {
-		exact := arcPoints(a, s.end(), vals[0], vals[1], vals[2], s.fa, s.fs)
+		var buf [2][17]point
+		exact := arcPoints(buf[0][:0], a, s.end(), vals[0], vals[1], vals[2], s.fa, s.fs)
 		for t := r.tol; t >= r.tol/1000; t /= 10 {
 			var toks []ptok
 			var got [3]float64
@@ -933,7 +935,7 @@ func arcRadii(a point, s pathSeg, r rounder, eps float64) ([]ptok, bool) {
 				}
 				toks, got[k] = append(toks, tok), val
 			}
-			pts := arcPoints(a, s.end(), got[0], got[1], got[2], s.fa, s.fs)
+			pts := arcPoints(buf[1][:0], a, s.end(), got[0], got[1], got[2], s.fa, s.fs)
 			if len(pts) == len(exact) && (got[0] != 0) == (vals[0] != 0) && (got[1] != 0) == (vals[1] != 0) {
 				worst := 0.0
 				for k := range pts {
@@ -973,7 +975,9 @@ const flatSlope = 1.0 / 8
 // control points. arcEnd marks the points that start or end an arc, which
 // stay exact on both axes, as an arc's shape hangs on them.
 func flatPoints(segs []pathSeg, tol float64) (flatEnd, flatCtl, arcEnd, loose []bool) {
-	flatEnd, flatCtl, arcEnd, loose = make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs))
+	n := len(segs)
+	marks := make([]bool, 4*n)
+	flatEnd, flatCtl, arcEnd, loose = marks[:n:n], marks[n:2*n:2*n], marks[2*n:3*n:3*n], marks[3*n:]
 	flat := func(ps ...point) bool {
 		x0, x1, y0, y1 := ps[0].x, ps[0].x, ps[0].y, ps[0].y
 		for _, p := range ps[1:] {
@@ -1053,7 +1057,8 @@ func looseArc(a point, s pathSeg, tol float64) (point, bool) {
 	if !ok || half >= rad || math.Sqrt(rad*rad-half*half) < half/2 {
 		return point{}, false
 	}
-	pts := arcPoints(a, s.p[0], rx, rx, 0, s.fa, s.fs)
+	var buf [17]point
+	pts := arcPoints(buf[:0], a, s.p[0], rx, rx, 0, s.fa, s.fs)
 	if len(pts) < 3 {
 		return point{}, false
 	}
@@ -1100,15 +1105,15 @@ func exactNumber(v, eps float64) (ptok, bool) {
 	return ptok{}, false
 }
 
-// arcPoints samples an SVG arc (endpoint parameterisation, with radii
-// scaled up as renderers do when too small). It returns nil for an arc
-// that draws nothing, and the chord for zero radii.
-func arcPoints(p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
+// arcPoints appends to pts samples of an SVG arc (endpoint
+// parameterisation, with radii scaled up as renderers do when too small):
+// none for an arc that draws nothing, and the chord for zero radii.
+func arcPoints(pts []point, p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
 	const n = 16
 	if p0 == p1 {
-		return nil
+		return pts
 	}
-	pts := make([]point, 0, n+1)
+	pts = slices.Grow(pts, n+1)
 	rx, ry = math.Abs(rx), math.Abs(ry)
 	if rx == 0 || ry == 0 {
 		for k := range n + 1 {

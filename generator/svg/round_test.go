@@ -267,7 +267,7 @@ func sampleSeg(c point, s pathSeg) []point {
 		case 'Q':
 			pts = append(pts, point{u*u*c.x + 2*u*t*s.p[0].x + t*t*s.p[1].x, u*u*c.y + 2*u*t*s.p[0].y + t*t*s.p[1].y})
 		case 'A':
-			return arcPoints(c, s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
+			return arcPoints(nil, c, s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
 		default:
 			pts = append(pts, point{c.x + t*(s.p[0].x-c.x), c.y + t*(s.p[0].y-c.y)})
 		}
