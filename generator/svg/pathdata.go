@@ -732,18 +732,18 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 			if reshape && arcable(i) {
 				pts := curveSamples(samples[:0], from[i], s, true)
 				samples = pts
-				fa, oka := fitArc(cur, e.absVal, pts, r)
-				fr, okr := fitArc(cur, e.relVal, pts, r)
-				ta, tr := fa.toks(), fr.toks()
-				arcAbs, arcRel := cat(ta[:], e.abs[:]), cat(tr[:], e.rel[:])
-				if oka && okr && w.trial('A', arcAbs, arcRel) < w.trial(letter, absToks, relToks) {
-					if w.shortest('A', arcAbs, arcRel) {
-						cur = e.absVal
-					} else {
-						cur = e.relVal
+				if fa, fr, ok := fitArcs(cur, e.absVal, e.relVal, pts, r); ok {
+					ta, tr := fa.toks(), fr.toks()
+					arcAbs, arcRel := cat(ta[:], e.abs[:]), cat(tr[:], e.rel[:])
+					if w.trial('A', arcAbs, arcRel) < w.trial(letter, absToks, relToks) {
+						if w.shortest('A', arcAbs, arcRel) {
+							cur = e.absVal
+						} else {
+							cur = e.relVal
+						}
+						prev = 'A'
+						continue
 					}
-					prev = 'A'
-					continue
 				}
 			}
 			abs := w.shortest(letter, absToks, relToks)
@@ -787,9 +787,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 				pts := arcPoints(samples[:0], from[i], s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
 				samples = pts
 				if len(pts) > 2 {
-					fa, oka := fitArc(cur, e.absVal, pts[1:len(pts)-1], r)
-					fr, okr := fitArc(cur, e.relVal, pts[1:len(pts)-1], r)
-					if oka && okr {
+					if fa, fr, ok := fitArcs(cur, e.absVal, e.relVal, pts[1:len(pts)-1], r); ok {
 						ta, tr := fa.toks(), fr.toks()
 						cur = w.choose('A', cat(ta[:], e.abs[:]), cat(tr[:], e.rel[:]), e.absVal, e.relVal)
 						prev = 'A'
@@ -1213,6 +1211,19 @@ func fitArc(p0, p1 point, pts []point, r rounder) (arcFit, bool) {
 	return arcFit{}, false
 }
 
+// fitArcs is fitArc to the absolute and to the relative form of an end,
+// which are often the same float: it fits once then.
+func fitArcs(p0, abs, rel point, pts []point, r rounder) (fa, fr arcFit, ok bool) {
+	if fa, ok = fitArc(p0, abs, pts, r); !ok {
+		return fa, fr, false
+	}
+	if math.Float64bits(abs.x) == math.Float64bits(rel.x) && math.Float64bits(abs.y) == math.Float64bits(rel.y) {
+		return fa, fa, true
+	}
+	fr, ok = fitArc(p0, rel, pts, r)
+	return fa, fr, ok
+}
+
 // curveSamples appends 15 points of the cubic curve s starting at a, and
 // its end unless last.
 func curveSamples(pts []point, a point, s pathSeg, last bool) []point {
@@ -1275,9 +1286,8 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 			ends = [2]point{{v1, v2}, {cur.x + d.x, cur.y + d.y}}
 			toks = [2][]ptok{{a1, a2}, {r1, r2}}
 		}
-		fa, oka := fitArc(cur, ends[0], run, r)
-		fr, okr := fitArc(cur, ends[1], run, r)
-		if !oka || !okr {
+		fa, fr, ok := fitArcs(cur, ends[0], ends[1], run, r)
+		if !ok {
 			// A run of one circle ends here; before one is found, a longer
 			// run may still be one (half a circle can fail where the whole
 			// closes), up to the eight curves a circle is drawn with.
