@@ -1189,10 +1189,25 @@ func fitArc(p0, p1 point, pts []point, r rounder) (arcFit, bool) {
 	// The flags come from the circle itself: which of the four arcs from
 	// p0 to p1 passes through the points. If none does within the
 	// tolerance, no rounded radius will.
+	// Two arcs share each centre (fa == fs picks it): a point off its
+	// circle rules out both.
+	var centres [2]struct {
+		c             point
+		r             float64
+		done, ok, off bool
+	}
 	fa, fs, found := false, false, false
 	for k := range 4 {
 		fa, fs = k&1 == 1, k&2 == 2
-		if found = arcCovers(p0, p1, rad, fa, fs, pts, tol); found {
+		ce := &centres[b2i(fa == fs)]
+		if !ce.done {
+			ce.c, ce.r, ce.ok = arcCentre(p0, p1, rad, fa, fs)
+			ce.done = true
+		}
+		if !ce.ok || ce.off {
+			continue
+		}
+		if found, ce.off = arcThrough(p0, p1, ce.c, ce.r, fs, pts, tol); found {
 			break
 		}
 	}
@@ -1316,6 +1331,14 @@ func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64)
 	if !ok {
 		return false
 	}
+	covers, _ := arcThrough(p0, p1, c, rEff, fs, pts, tol)
+	return covers
+}
+
+// arcThrough is arcCovers for the arc about c of radius rEff, as
+// arcCentre found them. off reports a point farther than tol from the
+// circle, which no arc about c covers.
+func arcThrough(p0, p1, c point, rEff float64, fs bool, pts []point, tol float64) (covers, off bool) {
 	dir, full := arcSweep(p0, p1, c, fs)
 	// Positions along the arc are measured with a pseudo-angle, which
 	// grows with the angle from p0 as the angle does, without a
@@ -1333,18 +1356,18 @@ func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64)
 	last := 0.0
 	for _, q := range pts {
 		if !onRing(q.x-c.x, q.y-c.y, rEff, tol) {
-			return false
+			return false, true
 		}
 		f := along(q)
 		if f > 4-1e-9 {
 			f = 0 // on the start, as float error has it
 		}
 		if f < last-1e-9 || f > end+1e-9 {
-			return false
+			return false, false
 		}
 		last = f
 	}
-	return true
+	return true, false
 }
 
 // onRing reports whether a point (dx, dy) from a circle's centre is not
