@@ -527,8 +527,7 @@ type ptok struct {
 // changes, and numbers with the fewest separators.
 type pathWriter struct {
 	numWriter
-	implicit byte   // the command that numbers without a letter continue
-	scratch  []byte // the relative form while shortest weighs the two
+	implicit byte // the command that numbers without a letter continue
 }
 
 func (w *pathWriter) seg(letter byte, toks []ptok) {
@@ -561,19 +560,17 @@ func (w *pathWriter) seg(letter byte, toks []ptok) {
 func (w *pathWriter) shortest(abs byte, absToks, relToks []ptok) (absolute bool) {
 	mark, saved := len(w.b), *w
 	w.seg(abs|0x20, relToks)
-	rel := append(saved.scratch[:0], w.b[mark:]...)
-	relState := *w
-	*w = saved
-	w.b = w.b[:mark]
+	relEnd, relState := len(w.b), *w
+	// The absolute form follows, written from the state before both.
+	w.afterNum, w.dotted, w.implicit = saved.afterNum, saved.dotted, saved.implicit
 	w.seg(abs, absToks)
-	if n := len(w.b) - mark; n+1 >= len(rel) {
-		b := append(w.b[:mark], rel...)
+	if n := len(w.b) - relEnd; n+1 >= relEnd-mark {
+		b := w.b[:relEnd]
 		*w = relState
 		w.b = b
-		w.scratch = rel
 		return false
 	}
-	w.scratch = rel
+	w.b = append(w.b[:mark], w.b[relEnd:]...)
 	return true
 }
 
@@ -817,9 +814,9 @@ func (w *pathWriter) trial(abs byte, absToks, relToks []ptok) int {
 	saved := *w
 	w.shortest(abs, absToks, relToks)
 	n := len(w.b) - len(saved.b)
-	b, scratch := w.b[:len(saved.b)], w.scratch
+	b := w.b[:len(saved.b)]
 	*w = saved
-	w.b, w.scratch = b, scratch
+	w.b = b
 	return n
 }
 
