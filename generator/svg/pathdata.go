@@ -123,18 +123,11 @@ var pow10inv = func() (t [24]float64) {
 	return t
 }()
 
-// appendFixed writes n steps of 10^-d as the shortest decimal: no leading
-// zero, no trailing zeros.
-func appendFixed(b []byte, n int64, d int) []byte {
-	var buf [fixedSize]byte
-	s, _ := fixed(&buf, n, d)
-	return append(b, s...)
-}
-
 // fixedSize holds any int64 with up to 40 decimals, a sign and a dot.
 const fixedSize = 64
 
-// fixed writes appendFixed's decimal at the end of buf and returns it, and
+// fixed writes n steps of 10^-d as the shortest decimal, with no leading
+// zero and no trailing zeros, at the end of buf, and returns it and
 // whether it has a dot.
 func fixed(buf *[fixedSize]byte, n int64, d int) (s []byte, dotted bool) {
 	u := uint64(n)
@@ -625,9 +618,9 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	for i := 1; i < len(segs); i++ {
 		from[i] = segs[i-1].end()
 	}
+	var samples []point // points along curves, reused
 	// cat joins token lists into arena, which each segment reuses.
 	arena := make([]ptok, 0, 64)
-	var samples []point // points along curves, reused
 	cat := func(ts ...[]ptok) []ptok {
 		start := len(arena)
 		for _, t := range ts {

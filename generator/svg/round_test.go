@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -205,7 +206,7 @@ func TestReducePrecisionMovesLittle(t *testing.T) {
 
 func randomPath(rng *rand.Rand, side float64) string {
 	num := func(scale float64) string {
-		return string(appendFixed(nil, int64(math.Round(rng.Float64()*scale*1e6)), 6))
+		return fixedString(int64(math.Round(rng.Float64()*scale*1e6)), 6)
 	}
 	coord := func() string { return num(side) }
 	var b strings.Builder
@@ -466,7 +467,17 @@ func TestTransformScale(t *testing.T) {
 	}
 }
 
-func TestAppendFixed(t *testing.T) {
+// fixedString is what fixed writes.
+func fixedString(n int64, d int) string {
+	var buf [fixedSize]byte
+	s, dotted := fixed(&buf, n, d)
+	if dotted != bytes.Contains(s, []byte(".")) {
+		panic(fmt.Sprintf("fixed(%d, %d) = %q, %v", n, d, s, dotted))
+	}
+	return string(s)
+}
+
+func TestFixed(t *testing.T) {
 	tests := []struct {
 		n    int64
 		d    int
@@ -475,8 +486,8 @@ func TestAppendFixed(t *testing.T) {
 		{0, 2, "0"}, {5, 2, ".05"}, {-5, 2, "-.05"}, {120, 2, "1.2"}, {100, 2, "1"}, {-12345, 3, "-12.345"}, {7, 0, "7"},
 	}
 	for _, tt := range tests {
-		if got := string(appendFixed(nil, tt.n, tt.d)); got != tt.want {
-			t.Errorf("appendFixed(%d, %d) = %q, want %q", tt.n, tt.d, got, tt.want)
+		if got := fixedString(tt.n, tt.d); got != tt.want {
+			t.Errorf("fixed(%d, %d) = %q, want %q", tt.n, tt.d, got, tt.want)
 		}
 	}
 	// Against the decimal point put into the integer's digits.
@@ -496,8 +507,8 @@ func TestAppendFixed(t *testing.T) {
 		} else if n < 0 {
 			want = "-" + want
 		}
-		if got := string(appendFixed([]byte("x"), n, d)); got != "x"+want {
-			t.Fatalf("appendFixed(%d, %d) = %q, want %q", n, d, got[1:], want)
+		if got := fixedString(n, d); got != want {
+			t.Fatalf("fixed(%d, %d) = %q, want %q", n, d, got, want)
 		}
 	}
 }
