@@ -1,7 +1,6 @@
 package svg
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -19,7 +18,7 @@ func parseNumberList(s string) ([]float64, bool) {
 		if end == i {
 			return nil, false
 		}
-		f, err := strconv.ParseFloat(b[i:end], 64)
+		f, err := parseNumber(b[i:end])
 		if err != nil {
 			return nil, false
 		}
@@ -27,6 +26,42 @@ func parseNumberList(s string) ([]float64, bool) {
 		i = end
 	}
 	return out, true
+}
+
+// parseNumber is strconv.ParseFloat for what scanNumber found, quicker
+// for the plain decimals of at most 15 digits that path data is made of:
+// their digits as an integer and their power of ten are exact floats, so
+// one division rounds to the nearest float, the one ParseFloat returns.
+func parseNumber(s string) (float64, error) {
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return strconv.ParseFloat(s, 64)
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return strconv.ParseFloat(s, 64)
+	}
+	f := float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, nil
 }
 
 // pow10 holds the powers of ten the pass scales by, without math.Pow.
@@ -88,31 +123,44 @@ var pow10inv = func() (t [24]float64) {
 	return t
 }()
 
-// appendFixed writes n steps of 10^-d as the shortest decimal: no leading
-// zero, no trailing zeros.
-func appendFixed(b []byte, n int64, d int) []byte {
+// fixedSize holds any int64 with up to 40 decimals, a sign and a dot.
+const fixedSize = 64
+
+// fixed writes n steps of 10^-d as the shortest decimal, with no leading
+// zero and no trailing zeros, at the end of buf, and returns it and
+// whether it has a dot.
+func fixed(buf *[fixedSize]byte, n int64, d int) (s []byte, dotted bool) {
+	u := uint64(n)
 	if n < 0 {
-		b = append(b, '-')
-		n = -n
+		u = -u
 	}
-	p := int64(1)
-	for range d {
-		p *= 10
-	}
-	ip, fp := n/p, n%p
-	if ip != 0 || fp == 0 {
-		b = strconv.AppendInt(b, ip, 10)
-	}
-	if fp != 0 {
-		var buf [24]byte
-		digits := strconv.AppendInt(buf[:0], fp+p, 10)[1:] // zero-padded to d
-		for digits[len(digits)-1] == '0' {
-			digits = digits[:len(digits)-1]
+	i := len(buf)
+	for range min(d, 40) {
+		if digit := u % 10; digit != 0 || dotted {
+			i--
+			buf[i] = byte('0' + digit)
+			dotted = true
 		}
-		b = append(b, '.')
-		b = append(b, digits...)
+		u /= 10
 	}
-	return b
+	if dotted {
+		i--
+		buf[i] = '.'
+	}
+	if u != 0 || !dotted {
+		for {
+			i--
+			buf[i] = byte('0' + u%10)
+			if u /= 10; u == 0 {
+				break
+			}
+		}
+	}
+	if n < 0 {
+		i--
+		buf[i] = '-'
+	}
+	return buf[i:], dotted
 }
 
 // roundList rounds a list of plain numbers (a length, or points) each
@@ -164,15 +212,12 @@ type numWriter struct {
 }
 
 func (w *numWriter) num(n int64, d int) {
-	start := len(w.b)
-	w.b = appendFixed(w.b, n, d)
-	s := w.b[start:]
-	dotted := bytes.IndexByte(s, '.') >= 0
+	var buf [fixedSize]byte
+	s, dotted := fixed(&buf, n, d)
 	if w.afterNum && s[0] != '-' && (s[0] != '.' || !w.dotted) {
-		w.b = append(w.b, 0)
-		copy(w.b[start+1:], w.b[start:len(w.b)-1])
-		w.b[start] = ' '
+		w.b = append(w.b, ' ')
 	}
+	w.b = append(w.b, s...)
 	w.afterNum, w.dotted = true, dotted
 }
 
@@ -264,7 +309,17 @@ func (s *pathSeg) end() point {
 	return s.p[0]
 }
 
-var pathArgs = map[byte]int{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q': 4, 'T': 2, 'A': 7, 'Z': 0}
+// pathArgs is how many numbers each command takes, by its upper-case
+// letter, and -1 for bytes that are no command.
+var pathArgs = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
+	}
+	for c, n := range map[byte]int8{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q': 4, 'T': 2, 'A': 7, 'Z': 0} {
+		t[c] = n
+	}
+	return t
+}()
 
 // parsePath reads path data into absolute segments; ok is false for data
 // with any error, which renderers draw only up to the error.
@@ -305,7 +360,7 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 	for i < len(b) {
 		c := b[i]
 		if c|0x20 >= 'a' && c|0x20 <= 'z' {
-			if _, ok := pathArgs[c&^0x20]; !ok {
+			if pathArgs[c&^0x20] < 0 {
 				return fail(i, "has %q, which is not a path command", c)
 			}
 			if len(segs) == 0 && c&^0x20 != 'M' {
@@ -326,7 +381,7 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 			return fail(i, "has a comma where a number belongs")
 		}
 		upper := cmd &^ 0x20
-		n := pathArgs[upper]
+		n := int(pathArgs[upper])
 		for k := range n {
 			if k > 0 {
 				var ok bool
@@ -346,7 +401,7 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 			if end == i {
 				return fail(i, "needs %d numbers after %c", n, cmd)
 			}
-			f, err := strconv.ParseFloat(b[i:end], 64)
+			f, err := parseNumber(b[i:end])
 			if err != nil && !errorsIsRange(err) {
 				return fail(i, "has %q, which is not a number", b[i:end])
 			}
@@ -450,7 +505,7 @@ func errorsIsRange(err error) bool {
 // pair is a point written both ways: absolute, and relative to the
 // position written before it, with the values each form stands for.
 type pair struct {
-	abs, rel       []ptok
+	abs, rel       [2]ptok
 	absVal, relVal point
 }
 
@@ -465,8 +520,7 @@ type ptok struct {
 // changes, and numbers with the fewest separators.
 type pathWriter struct {
 	numWriter
-	implicit byte   // the command that numbers without a letter continue
-	scratch  []byte // the relative form while shortest weighs the two
+	implicit byte // the command that numbers without a letter continue
 }
 
 func (w *pathWriter) seg(letter byte, toks []ptok) {
@@ -499,19 +553,17 @@ func (w *pathWriter) seg(letter byte, toks []ptok) {
 func (w *pathWriter) shortest(abs byte, absToks, relToks []ptok) (absolute bool) {
 	mark, saved := len(w.b), *w
 	w.seg(abs|0x20, relToks)
-	rel := append(saved.scratch[:0], w.b[mark:]...)
-	relState := *w
-	*w = saved
-	w.b = w.b[:mark]
+	relEnd, relState := len(w.b), *w
+	// The absolute form follows, written from the state before both.
+	w.afterNum, w.dotted, w.implicit = saved.afterNum, saved.dotted, saved.implicit
 	w.seg(abs, absToks)
-	if n := len(w.b) - mark; n+1 >= len(rel) {
-		b := append(w.b[:mark], rel...)
+	if n := len(w.b) - relEnd; n+1 >= relEnd-mark {
+		b := w.b[:relEnd]
 		*w = relState
 		w.b = b
-		w.scratch = rel
 		return false
 	}
-	w.scratch = rel
+	w.b = append(w.b[:mark], w.b[relEnd:]...)
 	return true
 }
 
@@ -534,7 +586,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 		straightenCurves(segs, r.tol, eps)
 	}
 	quadratics(segs, r.tol, eps)
-	var w pathWriter
+	w := pathWriter{numWriter: numWriter{b: make([]byte, 0, len(d))}}
 	var cur, start, lastC2, lastQ point
 	var prev byte
 	tol := r.tol
@@ -556,7 +608,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	at := func(p, c point, tx, ty float64) (pair, bool) {
 		ax, rx, vx, wx, ok1 := axis(p.x, c.x, tx)
 		ay, ry, vy, wy, ok2 := axis(p.y, c.y, ty)
-		return pair{[]ptok{ax, ay}, []ptok{rx, ry}, point{vx, vy}, point{wx, wy}}, ok1 && ok2
+		return pair{[2]ptok{ax, ay}, [2]ptok{rx, ry}, point{vx, vy}, point{wx, wy}}, ok1 && ok2
 	}
 	within := func(a, b, t float64) bool { return math.Abs(a-b) <= max(t, eps) }
 	near := func(q, exact point, ty float64) bool { return within(q.x, exact.x, tol) && within(q.y, exact.y, ty) }
@@ -566,12 +618,15 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	for i := 1; i < len(segs); i++ {
 		from[i] = segs[i-1].end()
 	}
+	var samples []point // points along curves, reused
+	// cat joins token lists into arena, which each segment reuses.
+	arena := make([]ptok, 0, 64)
 	cat := func(ts ...[]ptok) []ptok {
-		var out []ptok
+		start := len(arena)
 		for _, t := range ts {
-			out = append(out, t...)
+			arena = append(arena, t...)
 		}
-		return out
+		return arena[start:len(arena):len(arena)]
 	}
 	// tolsFor returns how far segment i's end may move on each axis (jt,
 	// jy) and its control points vertically (cy).
@@ -605,12 +660,13 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	}
 	for i := 0; i < len(segs); i++ {
 		s := segs[i]
+		arena = arena[:0]
 		jt, jy, cy := tolsFor(i)
 		// Curves that together are one arc of a circle (four quarter
 		// circles, say) are written as one arc; a whole circle as one arc
 		// that stops a hair before its start, which the z closes.
 		if reshape && s.cmd == 'C' && arcable(i) {
-			if j, next, ok := mergeArcs(&w, cur, segs, from, i, arcable, tolsFor, at, r); ok {
+			if j, next, ok := mergeArcs(&w, cur, segs, from, i, arcable, tolsFor, at, r, &samples); ok {
 				cur, prev, i = next, 'A', j
 				continue
 			}
@@ -628,14 +684,14 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 			var next point
 			switch {
 			case s.cmd == 'M':
-				next = w.choose('M', e.abs, e.rel, e.absVal, e.relVal)
+				next = w.choose('M', e.abs[:], e.rel[:], e.absVal, e.relVal)
 				start = next
 			case within(cur.y, s.p[0].y, jy):
 				next = w.choose('H', e.abs[:1], e.rel[:1], point{e.absVal.x, cur.y}, point{e.relVal.x, cur.y})
 			case within(cur.x, s.p[0].x, jt):
 				next = w.choose('V', e.abs[1:], e.rel[1:], point{cur.x, e.absVal.y}, point{cur.x, e.relVal.y})
 			default:
-				next = w.choose('L', e.abs, e.rel, e.absVal, e.relVal)
+				next = w.choose('L', e.abs[:], e.rel[:], e.absVal, e.relVal)
 			}
 			cur = next
 		case 'C':
@@ -655,27 +711,29 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 			}
 			// The control points take the form of the end point, and the
 			// next reflection the value of that form.
-			letter, absToks, relToks := byte('S'), cat(c2.abs, e.abs), cat(c2.rel, e.rel)
+			letter, absToks, relToks := byte('S'), cat(c2.abs[:], e.abs[:]), cat(c2.rel[:], e.rel[:])
 			if !near(refl, s.p[0], cy) {
 				c1, ok := at(s.p[0], cur, tol, cy)
 				if !ok {
 					return "", false
 				}
-				letter, absToks, relToks = 'C', cat(c1.abs, c2.abs, e.abs), cat(c1.rel, c2.rel, e.rel)
+				letter, absToks, relToks = 'C', cat(c1.abs[:], c2.abs[:], e.abs[:]), cat(c1.rel[:], c2.rel[:], e.rel[:])
 			}
 			if reshape && arcable(i) {
-				pts := curveSamples(nil, from[i], s, true)
-				fa, oka := fitArc(cur, e.absVal, pts, r)
-				fr, okr := fitArc(cur, e.relVal, pts, r)
-				arcAbs, arcRel := cat(fa.toks(), e.abs), cat(fr.toks(), e.rel)
-				if oka && okr && w.trial('A', arcAbs, arcRel) < w.trial(letter, absToks, relToks) {
-					if w.shortest('A', arcAbs, arcRel) {
-						cur = e.absVal
-					} else {
-						cur = e.relVal
+				pts := curveSamples(samples[:0], from[i], s, true)
+				samples = pts
+				if fa, fr, ok := fitArcs(cur, e.absVal, e.relVal, pts, r); ok {
+					ta, tr := fa.toks(), fr.toks()
+					arcAbs, arcRel := cat(ta[:], e.abs[:]), cat(tr[:], e.rel[:])
+					if w.trial('A', arcAbs, arcRel) < w.trial(letter, absToks, relToks) {
+						if w.shortest('A', arcAbs, arcRel) {
+							cur = e.absVal
+						} else {
+							cur = e.relVal
+						}
+						prev = 'A'
+						continue
 					}
-					prev = 'A'
-					continue
 				}
 			}
 			abs := w.shortest(letter, absToks, relToks)
@@ -694,14 +752,14 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 				refl = point{2*cur.x - lastQ.x, 2*cur.y - lastQ.y}
 			}
 			if near(refl, s.p[0], min(jy, cy)) {
-				cur = w.choose('T', e.abs, e.rel, e.absVal, e.relVal)
+				cur = w.choose('T', e.abs[:], e.rel[:], e.absVal, e.relVal)
 				lastQ = refl
 			} else {
 				c, ok := at(s.p[0], cur, jt, min(jy, cy))
 				if !ok {
 					return "", false
 				}
-				if w.shortest('Q', cat(c.abs, e.abs), cat(c.rel, e.rel)) {
+				if w.shortest('Q', cat(c.abs[:], e.abs[:]), cat(c.rel[:], e.rel[:])) {
 					lastQ, cur = c.absVal, e.absVal
 				} else {
 					lastQ, cur = c.relVal, e.relVal
@@ -716,12 +774,12 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				pts := arcPoints(from[i], s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
+				pts := arcPoints(samples[:0], from[i], s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
+				samples = pts
 				if len(pts) > 2 {
-					fa, oka := fitArc(cur, e.absVal, pts[1:len(pts)-1], r)
-					fr, okr := fitArc(cur, e.relVal, pts[1:len(pts)-1], r)
-					if oka && okr {
-						cur = w.choose('A', cat(fa.toks(), e.abs), cat(fr.toks(), e.rel), e.absVal, e.relVal)
+					if fa, fr, ok := fitArcs(cur, e.absVal, e.relVal, pts[1:len(pts)-1], r); ok {
+						ta, tr := fa.toks(), fr.toks()
+						cur = w.choose('A', cat(ta[:], e.abs[:]), cat(tr[:], e.rel[:]), e.absVal, e.relVal)
 						prev = 'A'
 						continue
 					}
@@ -736,7 +794,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 			if !ok {
 				return "", false
 			}
-			cur = w.choose('A', cat(radii, flags, e.abs), cat(radii, flags, e.rel), e.absVal, e.relVal)
+			cur = w.choose('A', cat(radii, flags, e.abs[:]), cat(radii, flags, e.rel[:]), e.absVal, e.relVal)
 		}
 		prev = s.cmd
 	}
@@ -744,11 +802,15 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 }
 
 // trial returns how many bytes shortest would write for a segment, and
-// writes nothing.
+// leaves w as it was. It writes past w's end, which w then drops.
 func (w *pathWriter) trial(abs byte, absToks, relToks []ptok) int {
-	t := pathWriter{numWriter: numWriter{afterNum: w.afterNum, dotted: w.dotted}, implicit: w.implicit}
-	t.shortest(abs, absToks, relToks)
-	return len(t.b)
+	saved := *w
+	w.shortest(abs, absToks, relToks)
+	n := len(w.b) - len(saved.b)
+	b := w.b[:len(saved.b)]
+	*w = saved
+	w.b = b
+	return n
 }
 
 // choose writes the shorter of a segment's absolute and relative forms and
@@ -849,7 +911,8 @@ func arcRadii(a point, s pathSeg, r rounder, eps float64) ([]ptok, bool) {
 	}
 	vals := [3]float64{s.arc[0], s.arc[1], rot}
 	if max(math.Abs(vals[0]), math.Abs(vals[1])) <= 32*r.tol {
-		exact := arcPoints(a, s.end(), vals[0], vals[1], vals[2], s.fa, s.fs)
+		var buf [2][17]point
+		exact := arcPoints(buf[0][:0], a, s.end(), vals[0], vals[1], vals[2], s.fa, s.fs)
 		for t := r.tol; t >= r.tol/1000; t /= 10 {
 			var toks []ptok
 			var got [3]float64
@@ -860,7 +923,7 @@ func arcRadii(a point, s pathSeg, r rounder, eps float64) ([]ptok, bool) {
 				}
 				toks, got[k] = append(toks, tok), val
 			}
-			pts := arcPoints(a, s.end(), got[0], got[1], got[2], s.fa, s.fs)
+			pts := arcPoints(buf[1][:0], a, s.end(), got[0], got[1], got[2], s.fa, s.fs)
 			if len(pts) == len(exact) && (got[0] != 0) == (vals[0] != 0) && (got[1] != 0) == (vals[1] != 0) {
 				worst := 0.0
 				for k := range pts {
@@ -900,7 +963,9 @@ const flatSlope = 1.0 / 8
 // control points. arcEnd marks the points that start or end an arc, which
 // stay exact on both axes, as an arc's shape hangs on them.
 func flatPoints(segs []pathSeg, tol float64) (flatEnd, flatCtl, arcEnd, loose []bool) {
-	flatEnd, flatCtl, arcEnd, loose = make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs)), make([]bool, len(segs))
+	n := len(segs)
+	marks := make([]bool, 4*n)
+	flatEnd, flatCtl, arcEnd, loose = marks[:n:n], marks[n:2*n:2*n], marks[2*n:3*n:3*n], marks[3*n:]
 	flat := func(ps ...point) bool {
 		x0, x1, y0, y1 := ps[0].x, ps[0].x, ps[0].y, ps[0].y
 		for _, p := range ps[1:] {
@@ -975,12 +1040,13 @@ func looseArc(a point, s pathSeg, tol float64) (point, bool) {
 	if !(tol > 0) || rx != ry || rx == 0 || a == s.p[0] {
 		return point{}, false
 	}
-	c, rad, _, _, ok := arcCentre(a, s.p[0], rx, s.fa, s.fs)
+	c, rad, ok := arcCentre(a, s.p[0], rx, s.fa, s.fs)
 	half := math.Hypot(s.p[0].x-a.x, s.p[0].y-a.y) / 2
 	if !ok || half >= rad || math.Sqrt(rad*rad-half*half) < half/2 {
 		return point{}, false
 	}
-	pts := arcPoints(a, s.p[0], rx, rx, 0, s.fa, s.fs)
+	var buf [17]point
+	pts := arcPoints(buf[:0], a, s.p[0], rx, rx, 0, s.fa, s.fs)
 	if len(pts) < 3 {
 		return point{}, false
 	}
@@ -1027,15 +1093,15 @@ func exactNumber(v, eps float64) (ptok, bool) {
 	return ptok{}, false
 }
 
-// arcPoints samples an SVG arc (endpoint parameterisation, with radii
-// scaled up as renderers do when too small). It returns nil for an arc
-// that draws nothing, and the chord for zero radii.
-func arcPoints(p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
+// arcPoints appends to pts samples of an SVG arc (endpoint
+// parameterisation, with radii scaled up as renderers do when too small):
+// none for an arc that draws nothing, and the chord for zero radii.
+func arcPoints(pts []point, p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
 	const n = 16
 	if p0 == p1 {
-		return nil
+		return pts
 	}
-	pts := make([]point, 0, n+1)
+	pts = slices.Grow(pts, n+1)
 	rx, ry = math.Abs(rx), math.Abs(ry)
 	if rx == 0 || ry == 0 {
 		for k := range n + 1 {
@@ -1074,7 +1140,8 @@ func arcPoints(p0, p1 point, rx, ry, rotation float64, fa, fs bool) []point {
 	}
 	for k := range n + 1 {
 		a := t1 + dt*float64(k)/n
-		pts = append(pts, point{cx + rx*cos*math.Cos(a) - ry*sin*math.Sin(a), cy + rx*sin*math.Cos(a) + ry*cos*math.Sin(a)})
+		ca, sa := math.Cos(a), math.Sin(a)
+		pts = append(pts, point{cx + rx*cos*ca - ry*sin*sa, cy + rx*sin*ca + ry*cos*sa})
 	}
 	return pts
 }
@@ -1086,8 +1153,8 @@ type arcFit struct {
 }
 
 // toks returns the arc's radii, rotation and flags.
-func (a arcFit) toks() []ptok {
-	return []ptok{a.r, a.r, {}, {n: b2i(a.fa), isFlag: true}, {n: b2i(a.fs), isFlag: true}}
+func (a arcFit) toks() [5]ptok {
+	return [5]ptok{a.r, a.r, {}, {n: b2i(a.fa), isFlag: true}, {n: b2i(a.fs), isFlag: true}}
 }
 
 // fitArc finds a circular arc from p0 to p1 (the curves' ends as written)
@@ -1112,10 +1179,25 @@ func fitArc(p0, p1 point, pts []point, r rounder) (arcFit, bool) {
 	// The flags come from the circle itself: which of the four arcs from
 	// p0 to p1 passes through the points. If none does within the
 	// tolerance, no rounded radius will.
+	// Two arcs share each centre (fa == fs picks it): a point off its
+	// circle rules out both.
+	var centres [2]struct {
+		c             point
+		r             float64
+		done, ok, off bool
+	}
 	fa, fs, found := false, false, false
 	for k := range 4 {
 		fa, fs = k&1 == 1, k&2 == 2
-		if found = arcCovers(p0, p1, rad, fa, fs, pts, tol); found {
+		ce := &centres[b2i(fa == fs)]
+		if !ce.done {
+			ce.c, ce.r, ce.ok = arcCentre(p0, p1, rad, fa, fs)
+			ce.done = true
+		}
+		if !ce.ok || ce.off {
+			continue
+		}
+		if found, ce.off = arcThrough(p0, p1, ce.c, ce.r, fs, pts, tol); found {
 			break
 		}
 	}
@@ -1132,6 +1214,19 @@ func fitArc(p0, p1 point, pts []point, r rounder) (arcFit, bool) {
 		}
 	}
 	return arcFit{}, false
+}
+
+// fitArcs is fitArc to the absolute and to the relative form of an end,
+// which are often the same float: it fits once then.
+func fitArcs(p0, abs, rel point, pts []point, r rounder) (fa, fr arcFit, ok bool) {
+	if fa, ok = fitArc(p0, abs, pts, r); !ok {
+		return fa, fr, false
+	}
+	if math.Float64bits(abs.x) == math.Float64bits(rel.x) && math.Float64bits(abs.y) == math.Float64bits(rel.y) {
+		return fa, fa, true
+	}
+	fr, ok = fitArc(p0, rel, pts, r)
+	return fa, fr, ok
 }
 
 // curveSamples appends 15 points of the cubic curve s starting at a, and
@@ -1151,31 +1246,33 @@ func curveSamples(pts []point, a point, s pathSeg, last bool) []point {
 // together are one arc of a circle within the tolerance, and returns the
 // last curve merged and the written end. A run that closes the circle ends
 // a rounding step before its start, so that the arc is defined; the gap is
-// under the tolerance.
+// under the tolerance. samples is a buffer to reuse.
 func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, arcable func(int) bool,
-	tolsFor func(int) (float64, float64, float64), at func(p, c point, tx, ty float64) (pair, bool), r rounder) (int, point, bool) {
+	tolsFor func(int) (float64, float64, float64), at func(p, c point, tx, ty float64) (pair, bool), r rounder,
+	samples *[]point) (int, point, bool) {
 	type found struct {
 		j              int
 		abs, rel       []ptok
 		absEnd, relEnd point
 	}
 	var best *found
+	// Each run's samples extend the last's: curves i to j-1, each with its
+	// end, and curve j.
+	pts := curveSamples((*samples)[:0], from[i], segs[i], false)
 	for j := i + 1; j < len(segs) && arcable(j); j++ {
-		var pts []point
-		for k := i; k <= j; k++ {
-			pts = curveSamples(pts, from[k], segs[k], k == j)
-		}
+		run := curveSamples(pts, from[j], segs[j], true)
+		pts = append(run, segs[j].p[2]) // beyond run: for the next j
 		jt, jy, _ := tolsFor(j)
 		e, ok := at(segs[j].p[2], cur, jt, jy)
 		if !ok {
 			break
 		}
 		ends := [2]point{e.absVal, e.relVal}
-		toks := [2][]ptok{e.abs, e.rel}
+		toks := [2][]ptok{e.abs[:], e.rel[:]}
 		if math.Hypot(e.absVal.x-cur.x, e.absVal.y-cur.y) <= r.tol {
 			// The circle closes: end a step short of the start.
 			step := math.Pow(10, -float64(r.dmax))
-			last := pts[len(pts)-1]
+			last := run[len(run)-1]
 			dx, dy := cur.x-last.x, cur.y-last.y
 			var d point
 			if math.Abs(dx) >= math.Abs(dy) {
@@ -1194,9 +1291,8 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 			ends = [2]point{{v1, v2}, {cur.x + d.x, cur.y + d.y}}
 			toks = [2][]ptok{{a1, a2}, {r1, r2}}
 		}
-		fa, oka := fitArc(cur, ends[0], pts, r)
-		fr, okr := fitArc(cur, ends[1], pts, r)
-		if !oka || !okr {
+		fa, fr, ok := fitArcs(cur, ends[0], ends[1], run, r)
+		if !ok {
 			// A run of one circle ends here; before one is found, a longer
 			// run may still be one (half a circle can fail where the whole
 			// closes), up to the eight curves a circle is drawn with.
@@ -1205,8 +1301,10 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 			}
 			continue
 		}
-		best = &found{j, append(fa.toks(), toks[0]...), append(fr.toks(), toks[1]...), ends[0], ends[1]}
+		ta, tr := fa.toks(), fr.toks()
+		best = &found{j, append(ta[:], toks[0]...), append(tr[:], toks[1]...), ends[0], ends[1]}
 	}
+	*samples = pts
 	if best == nil {
 		return 0, point{}, false
 	}
@@ -1219,42 +1317,63 @@ func mergeArcs(w *pathWriter, cur point, segs []pathSeg, from []point, i int, ar
 // arcCovers reports whether the arc from p0 to p1 of radius rad with the
 // flags given passes within tol of every point of pts, in order along it.
 func arcCovers(p0, p1 point, rad float64, fa, fs bool, pts []point, tol float64) bool {
-	c, rEff, _, delta, ok := arcCentre(p0, p1, rad, fa, fs)
+	c, rEff, ok := arcCentre(p0, p1, rad, fa, fs)
 	if !ok {
 		return false
 	}
+	covers, _ := arcThrough(p0, p1, c, rEff, fs, pts, tol)
+	return covers
+}
+
+// arcThrough is arcCovers for the arc about c of radius rEff, as
+// arcCentre found them. off reports a point farther than tol from the
+// circle, which no arc about c covers.
+func arcThrough(p0, p1, c point, rEff float64, fs bool, pts []point, tol float64) (covers, off bool) {
+	dir, full := arcSweep(p0, p1, c, fs)
 	// Positions along the arc are measured with a pseudo-angle, which
 	// grows with the angle from p0 as the angle does, without a
 	// trigonometric function: it only has to keep their order and tell
 	// what lies past p1.
 	s := point{p0.x - c.x, p0.y - c.y}
-	dir := 1.0
-	if delta < 0 {
-		dir = -1
-	}
 	along := func(q point) float64 {
 		v := point{q.x - c.x, q.y - c.y}
 		return pseudoAngle(dir*(s.x*v.y-s.y*v.x), s.x*v.x+s.y*v.y)
 	}
 	end := along(p1)
-	if math.Abs(delta) >= 2*math.Pi-1e-9 {
+	if full {
 		end = 4
 	}
 	last := 0.0
 	for _, q := range pts {
-		if math.Abs(math.Hypot(q.x-c.x, q.y-c.y)-rEff) > tol {
-			return false
+		if !onRing(q.x-c.x, q.y-c.y, rEff, tol) {
+			return false, true
 		}
 		f := along(q)
 		if f > 4-1e-9 {
 			f = 0 // on the start, as float error has it
 		}
 		if f < last-1e-9 || f > end+1e-9 {
-			return false
+			return false, false
 		}
 		last = f
 	}
-	return true
+	return true, false
+}
+
+// onRing reports whether a point (dx, dy) from a circle's centre is not
+// farther than tol from the circle of radius r, by Hypot. A square root of
+// the sum of squares is within a few units in the last place of Hypot and
+// quicker; it decides wherever a margin a million times that does.
+func onRing(dx, dy, r, tol float64) bool {
+	d := math.Abs(math.Sqrt(dx*dx+dy*dy) - r)
+	m := 1e-9*(r+d) + 1e-150 // 1e-150: the squares may underflow
+	if d < tol-m {
+		return true
+	}
+	if d > tol+m {
+		return false
+	}
+	return !(math.Abs(math.Hypot(dx, dy)-r) > tol)
 }
 
 // pseudoAngle maps the direction (x, y) to [0, 4) in the order of its angle
@@ -1281,12 +1400,11 @@ func pseudoAngle(y, x float64) float64 {
 }
 
 // arcCentre converts an SVG arc with equal radii and no rotation from
-// endpoint to centre form: the centre, the radius after the scaling
-// renderers apply to radii too small for the chord, the start angle and
-// the signed angle swept.
-func arcCentre(p0, p1 point, rad float64, fa, fs bool) (c point, r, start, delta float64, ok bool) {
+// endpoint to centre form: the centre and the radius after the scaling
+// renderers apply to radii too small for the chord.
+func arcCentre(p0, p1 point, rad float64, fa, fs bool) (c point, r float64, ok bool) {
 	if p0 == p1 || !(rad > 0) {
-		return c, 0, 0, 0, false
+		return c, 0, false
 	}
 	dx, dy := (p0.x-p1.x)/2, (p0.y-p1.y)/2
 	if l := (dx*dx + dy*dy) / (rad * rad); l > 1 {
@@ -1298,15 +1416,36 @@ func arcCentre(p0, p1 point, rad float64, fa, fs bool) (c point, r, start, delta
 	}
 	// The centre is the chord's midpoint moved along its normal.
 	c = point{(p0.x+p1.x)/2 + h*dy, (p0.y+p1.y)/2 - h*dx}
-	start = math.Atan2(p0.y-c.y, p0.x-c.x)
-	end := math.Atan2(p1.y-c.y, p1.x-c.x)
-	delta = end - start
+	return c, rad, !math.IsNaN(c.x) && !math.IsNaN(c.y)
+}
+
+// arcSweep returns the direction (1 or -1) of the arc from p0 to p1 about
+// c with sweep flag fs, and whether it goes the whole way round, as the
+// signed angle between their atan2 angles, turned the flag's way, tells.
+// Only ends in nearly one direction from c need the angles: elsewhere the
+// arc turns the flag's way by less than a whole turn.
+func arcSweep(p0, p1, c point, fs bool) (dir float64, full bool) {
+	u, v := point{p0.x - c.x, p0.y - c.y}, point{p1.x - c.x, p1.y - c.y}
+	cross, dot := u.x*v.y-u.y*v.x, u.x*v.x+u.y*v.y
+	if dot < 0 || math.Abs(cross) > 1e-3*dot {
+		// More than a thousandth of a radian apart, far beyond the error
+		// of atan2: the angle is neither 0 nor a whole turn.
+		if fs {
+			return 1, false
+		}
+		return -1, false
+	}
+	delta := math.Atan2(v.y, v.x) - math.Atan2(u.y, u.x)
 	if fs && delta < 0 {
 		delta += 2 * math.Pi
 	} else if !fs && delta > 0 {
 		delta -= 2 * math.Pi
 	}
-	return c, rad, start, delta, !math.IsNaN(c.x) && !math.IsNaN(c.y)
+	dir = 1
+	if delta < 0 {
+		dir = -1
+	}
+	return dir, math.Abs(delta) >= 2*math.Pi-1e-9
 }
 
 // circumcentre returns the centre of the circle through a, b and c; ok is

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -205,7 +206,7 @@ func TestReducePrecisionMovesLittle(t *testing.T) {
 
 func randomPath(rng *rand.Rand, side float64) string {
 	num := func(scale float64) string {
-		return string(appendFixed(nil, int64(math.Round(rng.Float64()*scale*1e6)), 6))
+		return fixedString(int64(math.Round(rng.Float64()*scale*1e6)), 6)
 	}
 	coord := func() string { return num(side) }
 	var b strings.Builder
@@ -267,7 +268,7 @@ func sampleSeg(c point, s pathSeg) []point {
 		case 'Q':
 			pts = append(pts, point{u*u*c.x + 2*u*t*s.p[0].x + t*t*s.p[1].x, u*u*c.y + 2*u*t*s.p[0].y + t*t*s.p[1].y})
 		case 'A':
-			return arcPoints(c, s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
+			return arcPoints(nil, c, s.p[0], s.arc[0], s.arc[1], s.arc[2], s.fa, s.fs)
 		default:
 			pts = append(pts, point{c.x + t*(s.p[0].x-c.x), c.y + t*(s.p[0].y-c.y)})
 		}
@@ -466,7 +467,17 @@ func TestTransformScale(t *testing.T) {
 	}
 }
 
-func TestAppendFixed(t *testing.T) {
+// fixedString is what fixed writes.
+func fixedString(n int64, d int) string {
+	var buf [fixedSize]byte
+	s, dotted := fixed(&buf, n, d)
+	if dotted != bytes.Contains(s, []byte(".")) {
+		panic(fmt.Sprintf("fixed(%d, %d) = %q, %v", n, d, s, dotted))
+	}
+	return string(s)
+}
+
+func TestFixed(t *testing.T) {
 	tests := []struct {
 		n    int64
 		d    int
@@ -475,8 +486,29 @@ func TestAppendFixed(t *testing.T) {
 		{0, 2, "0"}, {5, 2, ".05"}, {-5, 2, "-.05"}, {120, 2, "1.2"}, {100, 2, "1"}, {-12345, 3, "-12.345"}, {7, 0, "7"},
 	}
 	for _, tt := range tests {
-		if got := string(appendFixed(nil, tt.n, tt.d)); got != tt.want {
-			t.Errorf("appendFixed(%d, %d) = %q, want %q", tt.n, tt.d, got, tt.want)
+		if got := fixedString(tt.n, tt.d); got != tt.want {
+			t.Errorf("fixed(%d, %d) = %q, want %q", tt.n, tt.d, got, tt.want)
+		}
+	}
+	// Against the decimal point put into the integer's digits.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		n := rng.Int64N(1<<53) >> rng.IntN(53)
+		if rng.IntN(2) == 0 {
+			n = -n
+		}
+		d := rng.IntN(16)
+		digits := strconv.FormatInt(max(n, -n), 10)
+		digits = strings.Repeat("0", max(0, d+1-len(digits))) + digits
+		want := strings.TrimRight(digits[:len(digits)-d]+"."+digits[len(digits)-d:], "0")
+		want = strings.TrimSuffix(strings.TrimLeft(want, "0"), ".")
+		if want == "" || want == "." {
+			want = "0"
+		} else if n < 0 {
+			want = "-" + want
+		}
+		if got := fixedString(n, d); got != want {
+			t.Fatalf("fixed(%d, %d) = %q, want %q", n, d, got, want)
 		}
 	}
 }
