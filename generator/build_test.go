@@ -114,21 +114,23 @@ func TestDetailShape(t *testing.T) {
 	if diff := cmp.Diff(wantFiles, slices.Sorted(maps.Keys(files))); diff != "" {
 		t.Errorf("files mismatch (-want +got):\n%s", diff)
 	}
-	var d Detail
+	var d LogoDetail
 	if err := json.Unmarshal([]byte(files["api/logos/acme.json"]), &d); err != nil {
 		t.Fatal(err)
 	}
-	want := Detail{
-		Slug: "acme", Name: "Acme & Co.", Categories: []string{"tools"}, Hex: "#FF5500",
-		Page: "https://cdn.example/x/logos/acme/",
-		SVG: VariantMap{
-			"icon":      "https://cdn.example/x/logos/acme/icon.svg",
-			"icon-mono": "https://cdn.example/x/logos/acme/icon-mono.svg",
-			"wordmark":  "https://cdn.example/x/logos/acme/wordmark.svg",
+	want := LogoDetail{
+		LogoCard: LogoCard{
+			Slug: "acme", Name: "Acme & Co.", Categories: []string{"tools"}, Hex: "#FF5500",
+			Page: "https://cdn.example/x/logos/acme/",
+			SVG: VariantURLs{
+				"icon":      "https://cdn.example/x/logos/acme/icon.svg",
+				"icon-mono": "https://cdn.example/x/logos/acme/icon-mono.svg",
+				"wordmark":  "https://cdn.example/x/logos/acme/wordmark.svg",
+			},
 		},
 		Component: "AcmeLogo",
 		Install:   "npx shadcn@latest add https://cdn.example/x/r/acme.json",
-		Files: FileMap{
+		Files: VariantFiles{
 			"icon":      {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms"},
 			"icon-mono": {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms"},
 			"wordmark":  {Source: "https://github.com/acme/wordmark", License: "MIT"},

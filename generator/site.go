@@ -100,7 +100,7 @@ type tileView struct {
 // logoData is the data of site-logo.html.tmpl.
 type logoData struct {
 	pageData
-	Logo       Detail
+	Logo       LogoDetail
 	Tile       tileView
 	Swatch     swatchView
 	Categories []categoryLink
@@ -374,7 +374,7 @@ func (r *siteRenderer) collectionPages(cats []IndexCategory, logos []*logoSummar
 
 // logoPage renders the page of one logo, whose detail JSON is d; cats maps
 // category slugs to names.
-func (r *siteRenderer) logoPage(l *Logo, d Detail, cats map[string]string) (OutFile, error) {
+func (r *siteRenderer) logoPage(l *Logo, d LogoDetail, cats map[string]string) (OutFile, error) {
 	data := logoData{
 		pageData: pageData{
 			Title:       d.Name + " logo · Logo index",
@@ -441,7 +441,7 @@ func sitemaps(base string, logos []*logoSummary) []OutFile {
 	return append(files, OutFile{Name: sitemapFile, Data: index.Bytes()})
 }
 
-func newVariantView(l *Logo, v *VariantFile, d Detail) variantView {
+func newVariantView(l *Logo, v *VariantFile, d LogoDetail) variantView {
 	text, ok := variantText[v.Variant]
 	if !ok {
 		text = [3]string{v.Variant, v.Variant, ""}

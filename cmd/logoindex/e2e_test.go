@@ -578,7 +578,7 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	var detail generator.Detail
+	var detail generator.LogoDetail
 	if err := json.Unmarshal([]byte(s.get(t, "/api/logos/github.json")), &detail); err != nil {
 		t.Fatal(err)
 	}
