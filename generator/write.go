@@ -12,15 +12,6 @@ import (
 	"syscall"
 )
 
-// osLinkError reports a failed two-path system call.
-type osLinkError struct {
-	Op, Old, New string
-	Err          error
-}
-
-func (e *osLinkError) Error() string { return e.Op + " " + e.Old + " " + e.New + ": " + e.Err.Error() }
-func (e *osLinkError) Unwrap() error { return e.Err }
-
 // marker is a file every output tree holds. WriteTree only replaces a
 // folder that has it, so a mistyped -out never swaps away someone's work.
 const marker = "api/logos.json"
