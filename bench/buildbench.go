@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"logoindex/internal/par"
 )
 
 const benchBaseURL = "https://logos.example.com"
@@ -98,7 +100,7 @@ func linkedTree(ctx context.Context, base, dir string, slugs []string, digest st
 	var mu sync.Mutex
 	var firstErr error
 	// Metadata operations overlap in the kernel: more workers than CPUs.
-	forEach(ctx, copies*len(slugs), 4*runtime.GOMAXPROCS(0), func(i int) {
+	par.For(ctx, copies*len(slugs), 4*runtime.GOMAXPROCS(0), func(i int) {
 		defer st.Add(1)
 		k, n := i/len(slugs)+1, i%len(slugs)
 		slug := slugs[n]

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"logoindex/internal/par"
 )
 
 // The visual rule of issue 6: a file changed when more than maxChangedFrac
@@ -337,7 +339,7 @@ func (v *visual) compare(ctx context.Context, c *corpus, st *stage, picks ...fun
 		firstErr = cmpOr(firstErr, err)
 		mu.Unlock()
 	}
-	forEach(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
+	par.For(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
 		runtime.LockOSThread() // pango keeps a font map per thread; one per worker
 		defer runtime.UnlockOSThread()
 		defer st.Add(1)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/template"
 
+	"logoindex/internal/par"
 	"logoindex/templates"
 )
 
@@ -52,7 +53,7 @@ func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile
 	names := categoryNames(col.Categories)
 	perLogo := make([][]OutFile, len(col.Logos))
 	errs := make([]error, len(col.Logos))
-	parallel(ctx, len(col.Logos), 0, func(i int) { perLogo[i], errs[i] = r.logoFiles(col.Logos[i], names) })
+	par.For(ctx, len(col.Logos), 0, func(i int) { perLogo[i], errs[i] = r.logoFiles(col.Logos[i], names) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

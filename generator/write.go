@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"logoindex/internal/par"
 )
 
 // marker is a file every output tree holds. WriteTree only replaces a
@@ -113,7 +115,7 @@ func writeFiles(ctx context.Context, root string, files []OutFile) error {
 		}
 	}
 	errs := make([]error, len(files))
-	parallel(ctx, len(files), 0, func(i int) {
+	par.For(ctx, len(files), 0, func(i int) {
 		errs[i] = os.WriteFile(filepath.Join(root, filepath.FromSlash(files[i].Name)), files[i].Data, 0o644)
 	})
 	return errors.Join(errs...)
