@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"logoindex/internal/atomicfile"
 	"logoindex/internal/par"
 )
 
@@ -141,7 +142,7 @@ func readStamp(dir string) string {
 	return string(data)
 }
 
-func writeStamp(dir, s string) error { return writeFileAtomic(dir+".stamp", []byte(s)) }
+func writeStamp(dir, s string) error { return atomicfile.Write(dir+".stamp", []byte(s), 0o644) }
 
 func clearStamp(dir string) error {
 	if err := os.Remove(dir + ".stamp"); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -443,13 +444,13 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 		return err
 	}
 	defer func() {
-		if writeFileAtomic(icon, orig) == nil {
+		if atomicfile.Write(icon, orig, 0o644) == nil {
 			writeStamp(src, digest) // the tree is what baseTree wrote again
 		}
 	}()
 	var runs []run
 	for i := range n {
-		if err := writeFileAtomic(icon, setFirstFill(orig, fmt.Sprintf("#%06X", 0x102030+i))); err != nil {
+		if err := atomicfile.Write(icon, setFirstFill(orig, fmt.Sprintf("#%06X", 0x102030+i)), 0o644); err != nil {
 			return err
 		}
 		r, err := rebuild(st, fmt.Sprintf("run %d of %d", i+1, n))
