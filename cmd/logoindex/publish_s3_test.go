@@ -7,7 +7,6 @@ package main
 // under test.
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/md5"
 	"crypto/rand"
@@ -33,6 +32,7 @@ import (
 
 	"logoindex/internal/headers"
 	"logoindex/internal/publish"
+	"logoindex/internal/syncio"
 )
 
 // versitygwBinary finds the server where `make tools` installs it, or on
@@ -90,7 +90,7 @@ func startS3(t *testing.T) *s3Server {
 		}
 		addr := ln.Addr().String()
 		ln.Close()
-		out := &lockedWriter{w: new(bytes.Buffer)}
+		out := &syncio.Buffer{}
 		cmd := exec.Command(bin, "--port", addr, "--quiet", "--health", "/health", "posix", root)
 		// The root keys go in the environment, not on the command line.
 		cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+s.access, "ROOT_SECRET_ACCESS_KEY="+s.secret)
@@ -121,9 +121,7 @@ func startS3(t *testing.T) *s3Server {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		out.mu.Lock()
-		lastOut = out.w.(*bytes.Buffer).String()
-		out.mu.Unlock()
+		lastOut = out.String()
 	}
 	if s.backend == "" {
 		t.Fatalf("versitygw did not start:\n%s", lastOut)
