@@ -16,11 +16,8 @@ import (
 	texttemplate "text/template"
 
 	"github.com/tdewolff/minify/v2"
-	"github.com/tdewolff/minify/v2/css"
-	"github.com/tdewolff/minify/v2/html"
-	"github.com/tdewolff/minify/v2/js"
-	minsvg "github.com/tdewolff/minify/v2/svg"
 
+	"logoindex/generator/internal/minifiers"
 	"logoindex/generator/svg"
 	"logoindex/internal/headers"
 	"logoindex/templates"
@@ -245,7 +242,7 @@ type siteRenderer struct {
 // newSiteRenderer parses the page templates and renders the files every
 // page loads (stylesheet, script, favicon), which it returns.
 func newSiteRenderer(opts RenderOptions, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
-	r := &siteRenderer{m: newSiteMinifier(), base: strings.TrimRight(opts.BaseURL, "/")}
+	r := &siteRenderer{m: minifiers.New(), base: strings.TrimRight(opts.BaseURL, "/")}
 	r.public = publicBase(r.base)
 	// Assets first: the pages name them by content hash.
 	css, cssFile, err := renderAsset(tmpl, r.m, siteCSSTmpl, "text/css", "css", map[string]any{})
@@ -478,16 +475,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// newSiteMinifier returns the minifier of the site's HTML, CSS and JS.
-func newSiteMinifier() *minify.M {
-	m := minify.New()
-	m.Add("text/html", &html.Minifier{KeepDocumentTags: true})
-	m.AddFunc("text/css", css.Minify)
-	m.AddFunc("text/javascript", js.Minify)
-	m.AddFunc("image/svg+xml", minsvg.Minify) // inline SVG in the pages
-	return m
 }
 
 // renderAsset executes a CSS or JS template, minifies it and names it
