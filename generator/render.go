@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
-	"text/template"
 
 	"logoindex/internal/par"
 	"logoindex/templates"
@@ -117,16 +116,16 @@ func categoryNames(cats []CategoryCount) map[string]string {
 	return m
 }
 
-// renderer renders the files of a build: it holds the parsed templates,
-// the minifier and the assets every page loads, and is safe for
-// concurrent use.
+// renderer renders the files of a build: the API's JSON itself, the pages
+// through the site's renderer (site.go) and the registry's files through
+// the registry's (registry.go). It is safe for concurrent use.
 type renderer struct {
 	base        string // without a trailing slash
 	installTmpl string
 	tmpl        fs.FS
 	site        *siteRenderer
 	assets      []OutFile // stylesheet, script, favicon
-	component   *template.Template
+	registry    *registryRenderer
 }
 
 func newRenderer(opts RenderOptions) (*renderer, error) {
@@ -138,10 +137,10 @@ func newRenderer(opts RenderOptions) (*renderer, error) {
 		r.tmpl = templates.FS
 	}
 	var err error
-	if r.site, r.assets, err = newSiteRenderer(opts, r.tmpl); err != nil {
+	if r.site, r.assets, err = newSiteRenderer(r.base, r.tmpl); err != nil {
 		return nil, err
 	}
-	if r.component, err = parseComponentTemplate(r.tmpl); err != nil {
+	if r.registry, err = newRegistryRenderer(r.base, r.tmpl); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -190,14 +189,11 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 		return nil, err
 	}
 	files = append(files, page)
-	item, err := registryItem(r.component, l, r.base)
+	item, err := r.registry.item(l)
 	if err != nil {
 		return nil, err
 	}
-	if b, err = marshalIndent(item); err != nil {
-		return nil, err
-	}
-	return append(files, OutFile{Name: "r/" + l.Slug + ".json", Data: b, Logo: l.Slug}), nil
+	return append(files, item), nil
 }
 
 // collectionFiles renders the files of the whole collection from the
@@ -222,7 +218,7 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) (
 		return nil, err
 	}
 	files = append(files, site...)
-	reg, err := registryIndex(logos, r.base)
+	reg, err := r.registry.index(logos)
 	if err != nil {
 		return nil, err
 	}

@@ -241,8 +241,8 @@ type siteRenderer struct {
 
 // newSiteRenderer parses the page templates and renders the files every
 // page loads (stylesheet, script, favicon), which it returns.
-func newSiteRenderer(opts RenderOptions, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
-	r := &siteRenderer{m: minifiers.New(), base: strings.TrimRight(opts.BaseURL, "/")}
+func newSiteRenderer(base string, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
+	r := &siteRenderer{m: minifiers.New(), base: strings.TrimRight(base, "/")}
 	r.public = publicBase(r.base)
 	// Assets first: the pages name them by content hash.
 	css, cssFile, err := renderAsset(tmpl, r.m, siteCSSTmpl, "text/css", "css", map[string]any{})
@@ -324,7 +324,7 @@ func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	if tmpl == nil {
 		tmpl = templates.FS
 	}
-	r, files, err := newSiteRenderer(opts, tmpl)
+	r, files, err := newSiteRenderer(opts.BaseURL, tmpl)
 	if err != nil {
 		return nil, err
 	}
