@@ -14,6 +14,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"logoindex/internal/testtree"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -58,15 +60,7 @@ func readTree(t *testing.T, dir string) map[string]string {
 func writeGolden(t *testing.T, clear, dir string, files map[string]string) {
 	t.Helper()
 	os.RemoveAll(clear)
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, dir, files)
 }
 
 // TestGolden builds testdata/golden/src and compares the JSON API and SVGs

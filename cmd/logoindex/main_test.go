@@ -13,22 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"logoindex/internal/testtree"
+
 	"github.com/google/go-cmp/cmp"
 )
-
-// writeFiles creates files under dir; names are slash-separated.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 const (
 	icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><path d="M0 0h24v24H0z"/></svg>`
@@ -48,7 +36,7 @@ func goodSource() map[string]string {
 func inTempDir(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFiles(t, dir, files)
+	testtree.Write(t, dir, files)
 	t.Chdir(dir)
 	return dir
 }
@@ -153,7 +141,7 @@ func TestFailedBuildLeavesDistUntouched(t *testing.T) {
 		t.Fatalf("first build: %s", stderr)
 	}
 	before := snapshot(t, filepath.Join(dir, "dist"))
-	writeFiles(t, dir, map[string]string{
+	testtree.Write(t, dir, map[string]string{
 		"source-logos/gitlab/icon.svg":     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><image href="https://x.example/a.png"/></svg>`,
 		"source-logos/newlogo/logo.yaml":   "name: New\n",
 		"source-logos/categories.yaml":     "- {slug: devtools, name: Developer tools}\n- {slug: more, name: More}\n",
@@ -261,7 +249,7 @@ func TestHelpExitsZero(t *testing.T) {
 
 func TestRefusesToReplaceForeignOut(t *testing.T) {
 	dir := inTempDir(t, goodSource())
-	writeFiles(t, dir, map[string]string{"work/notes.txt": "mine"})
+	testtree.Write(t, dir, map[string]string{"work/notes.txt": "mine"})
 	code, _, stderr := runCmd("build", "-out", "work")
 	if code != 1 || !strings.Contains(stderr, "refusing to replace work") {
 		t.Errorf("exit %d, stderr %q", code, stderr)

@@ -33,6 +33,7 @@ import (
 	"logoindex/internal/headers"
 	"logoindex/internal/publish"
 	"logoindex/internal/syncio"
+	"logoindex/internal/testtree"
 )
 
 // versitygwBinary finds the server where `make tools` installs it, or on
@@ -447,7 +448,7 @@ func TestPublishS3(t *testing.T) {
 	t.Run("change one logo", func(t *testing.T) {
 		yaml := filepath.Join(src, "acme", "logo.yaml")
 		data, _ := os.ReadFile(yaml)
-		writeFiles(t, filepath.Dir(yaml), map[string]string{filepath.Base(yaml): strings.Replace(string(data), "name: Acme & Co.", "name: Acme Inc.", 1)})
+		testtree.Write(t, filepath.Dir(yaml), map[string]string{filepath.Base(yaml): strings.Replace(string(data), "name: Acme & Co.", "name: Acme Inc.", 1)})
 		second := build("second", base)
 		var changed []string
 		for k, v := range second {
