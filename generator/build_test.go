@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,12 +56,22 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// writeGolden replaces the folder clear with files (named relative to dir),
-// for -update.
-func writeGolden(t *testing.T, clear, dir string, files map[string]string) {
+// checkGolden compares got, whose names are relative to dir, with the
+// files under dir/sub, or with -update replaces those files with got.
+func checkGolden(t *testing.T, dir, sub string, got map[string]string) {
 	t.Helper()
-	os.RemoveAll(clear)
-	testtree.Write(t, dir, files)
+	root := filepath.Join(dir, sub)
+	if *update {
+		os.RemoveAll(root)
+		testtree.Write(t, dir, got)
+	}
+	want := map[string]string{}
+	for name, data := range readTree(t, root) {
+		want[path.Join(sub, name)] = data
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output differs from %s (-want +got); run go test ./generator -run '^%s$' -update to accept, then read the diff:\n%s", root, t.Name(), diff)
+	}
 }
 
 // TestGolden builds testdata/golden/src and compares the JSON API and SVGs
@@ -74,15 +85,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	got := coreOutput(res.Files)
-	const goldenDir = "testdata/golden/dist"
-	if *update {
-		writeGolden(t, goldenDir, goldenDir, got)
-	}
-	want := readTree(t, goldenDir)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("output differs from %s (-want +got); run go test -run TestGolden -update to accept:\n%s", goldenDir, diff)
-	}
+	checkGolden(t, "testdata/golden/dist", "", coreOutput(res.Files))
 	if len(res.Warnings) > 0 {
 		t.Errorf("unexpected warnings:\n%s", res.Warnings.Error())
 	}

@@ -59,15 +59,7 @@ func siteOutput(files map[string][]byte) map[string]string {
 // source tree with testdata/site. Run with -update to accept new output,
 // then look at the diff (and at the pages in a browser: make serve).
 func TestSiteGolden(t *testing.T) {
-	got := siteOutput(buildSite(t, RenderOptions{}))
-	const goldenDir = "testdata/site"
-	if *update {
-		writeGolden(t, goldenDir, goldenDir, got)
-	}
-	want := readTree(t, goldenDir)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("site differs from %s (-want +got); run go test ./generator -run TestSiteGolden -update to accept:\n%s", goldenDir, diff)
-	}
+	checkGolden(t, "testdata/site", "", siteOutput(buildSite(t, RenderOptions{})))
 }
 
 func TestSiteDeterministic(t *testing.T) {
