@@ -114,11 +114,21 @@ func orderedJSON[V any](m map[string]V) ([]byte, error) {
 // marshal is json.Marshal without HTML escaping: the files are JSON, not
 // HTML, and "<" should read as "<".
 func marshal(v any) ([]byte, error) {
+	b, err := encodeJSON(v, "")
+	return bytes.TrimSuffix(b, []byte("\n")), err
+}
+
+// marshalIndent is marshal with two-space indentation and a final newline,
+// the way registry files are usually published.
+func marshalIndent(v any) ([]byte, error) { return encodeJSON(v, "  ") }
+
+func encodeJSON(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return buf.Bytes(), nil
 }

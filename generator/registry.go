@@ -2,7 +2,6 @@ package generator
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -176,19 +175,6 @@ func registryEntry(l *logoSummary, base string) RegistryItem {
 		Files:       []RegistryFile{{Path: componentPath(l.Slug), Type: registryItemType}},
 		Meta:        &RegistryMeta{Component: l.Component, Variants: names, Page: base + "/" + logoDir(l.Slug) + "/"},
 	}
-}
-
-// marshalIndent is marshal with two-space indentation and a final newline,
-// the way registry files are usually published.
-func marshalIndent(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // indentTail indents every line of s but the first by n spaces, for text
