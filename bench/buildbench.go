@@ -19,6 +19,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"logoindex/internal/atomicfile"
+	"logoindex/internal/par"
 )
 
 const benchBaseURL = "https://logos.example.com"
@@ -98,7 +101,7 @@ func linkedTree(ctx context.Context, base, dir string, slugs []string, digest st
 	var mu sync.Mutex
 	var firstErr error
 	// Metadata operations overlap in the kernel: more workers than CPUs.
-	forEach(ctx, copies*len(slugs), 4*runtime.GOMAXPROCS(0), func(i int) {
+	par.For(ctx, copies*len(slugs), 4*runtime.GOMAXPROCS(0), func(i int) {
 		defer st.Add(1)
 		k, n := i/len(slugs)+1, i%len(slugs)
 		slug := slugs[n]
@@ -139,7 +142,7 @@ func readStamp(dir string) string {
 	return string(data)
 }
 
-func writeStamp(dir, s string) error { return writeFileAtomic(dir+".stamp", []byte(s)) }
+func writeStamp(dir, s string) error { return atomicfile.Write(dir+".stamp", []byte(s), 0o644) }
 
 func clearStamp(dir string) error {
 	if err := os.Remove(dir + ".stamp"); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -441,13 +444,13 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 		return err
 	}
 	defer func() {
-		if writeFileAtomic(icon, orig) == nil {
+		if atomicfile.Write(icon, orig, 0o644) == nil {
 			writeStamp(src, digest) // the tree is what baseTree wrote again
 		}
 	}()
 	var runs []run
 	for i := range n {
-		if err := writeFileAtomic(icon, setFirstFill(orig, fmt.Sprintf("#%06X", 0x102030+i))); err != nil {
+		if err := atomicfile.Write(icon, setFirstFill(orig, fmt.Sprintf("#%06X", 0x102030+i)), 0o644); err != nil {
 			return err
 		}
 		r, err := rebuild(st, fmt.Sprintf("run %d of %d", i+1, n))

@@ -17,6 +17,7 @@ import (
 
 	"logoindex/generator/problem"
 	"logoindex/generator/svg"
+	"logoindex/internal/par"
 )
 
 // corpusSpec names a corpus and where its SVGs sit in node_modules.
@@ -65,7 +66,7 @@ func loadCorpus(ctx context.Context, modules string, spec corpusSpec, sample int
 	st := startStage("load "+spec.Name, len(paths))
 	var mu sync.Mutex
 	var firstErr error
-	forEach(ctx, len(paths), runtime.GOMAXPROCS(0), func(i int) {
+	par.For(ctx, len(paths), runtime.GOMAXPROCS(0), func(i int) {
 		defer st.Add(1)
 		data, err := os.ReadFile(paths[i])
 		if err != nil {
@@ -148,7 +149,7 @@ func runOurs(ctx context.Context, c *corpus, runs int) error {
 		c.OursErr = c.OursErr[:0]
 		var mu sync.Mutex
 		start := time.Now()
-		forEach(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
+		par.For(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
 			defer st.Add(1)
 			f := c.Files[i]
 			// No title: the optimiser would add one to files that lack it, and
@@ -246,7 +247,7 @@ type byteTotals struct{ Raw, Gzip int64 }
 func totals(ctx context.Context, c *corpus, pick func(*corpusFile) []byte) byteTotals {
 	var t byteTotals
 	var mu sync.Mutex
-	forEach(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
+	par.For(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
 		data := pick(c.Files[i])
 		g := gzipSize(data)
 		mu.Lock()
@@ -276,30 +277,6 @@ func svgoOf(f *corpusFile) []byte {
 		return f.Src
 	}
 	return f.SVGO
-}
-
-// forEach calls fn(0..n-1) on workers goroutines, and no more once ctx is
-// done.
-func forEach(ctx context.Context, n, workers int, fn func(i int)) {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, min(workers, n)) {
-		wg.Go(func() {
-			for i := range next {
-				fn(i)
-			}
-		})
-	}
-feed:
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
 }
 
 // median is the middle value, or the upper of the two middle ones.

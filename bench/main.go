@@ -33,6 +33,8 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"logoindex/internal/atomicfile"
 )
 
 func main() {
@@ -285,7 +287,7 @@ func writeResults(file string, r *Results) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(file, append(data, '\n'))
+	return atomicfile.Write(file, append(data, '\n'), 0o644)
 }
 
 // CorpusRow is one corpus: bytes, visual changes and optimiser speed.

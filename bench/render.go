@@ -19,6 +19,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"logoindex/internal/atomicfile"
+	"logoindex/internal/par"
 )
 
 // The visual rule of issue 6: a file changed when more than maxChangedFrac
@@ -298,7 +301,7 @@ func (c *visualCache) close(compact bool) error {
 	for _, k := range sortedKeys(c.used) {
 		fmt.Fprintf(&b, "%s %g\n", k, c.m[k])
 	}
-	return writeFileAtomic(c.path, []byte(b.String()))
+	return atomicfile.Write(c.path, []byte(b.String()), 0o644)
 }
 
 // renderStats counts the work of the visual comparison.
@@ -337,7 +340,7 @@ func (v *visual) compare(ctx context.Context, c *corpus, st *stage, picks ...fun
 		firstErr = cmpOr(firstErr, err)
 		mu.Unlock()
 	}
-	forEach(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
+	par.For(ctx, len(c.Files), runtime.GOMAXPROCS(0), func(i int) {
 		runtime.LockOSThread() // pango keeps a font map per thread; one per worker
 		defer runtime.UnlockOSThread()
 		defer st.Add(1)
@@ -516,28 +519,4 @@ func cmpOr(a, b error) error {
 		return a
 	}
 	return b
-}
-
-// writeFileAtomic writes a file under a temporary name beside it and
-// renames it, so that a reader, or a run killed halfway, sees the old file
-// or the new one, never half of one.
-func writeFileAtomic(file string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

@@ -214,11 +214,7 @@ func (s *Server) createDeployment(r *http.Request, _ *apiKey, body []byte) (any,
 	if e != nil {
 		return nil, e
 	}
-	raw, ok := fields["entrypoint"]
-	if !ok {
-		return nil, errMissing("entrypoint")
-	}
-	entrypoint, e := decodeString(raw, "entrypoint")
+	entrypoint, e := requiredString(fields, "entrypoint")
 	if e != nil {
 		return nil, e
 	}
@@ -336,11 +332,7 @@ func (s *Server) createKey(r *http.Request, caller *apiKey, body []byte) (any, *
 	if e != nil {
 		return nil, e
 	}
-	raw, ok := fields["name"]
-	if !ok {
-		return nil, errMissing("name")
-	}
-	name, e := decodeString(raw, "name")
+	name, e := requiredString(fields, "name")
 	if e != nil {
 		return nil, e
 	}
@@ -559,7 +551,12 @@ func decodeFields(data []byte, param string) (map[string]json.RawMessage, *apiEr
 	return fields, nil
 }
 
-func decodeString(raw json.RawMessage, param string) (string, *apiError) {
+// requiredString is the string member param of a request object.
+func requiredString(fields map[string]json.RawMessage, param string) (string, *apiError) {
+	raw, ok := fields[param]
+	if !ok {
+		return "", errMissing(param)
+	}
 	var s string
 	if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
 		return "", errInvalid(param, "%s must be a string.", param)

@@ -3,12 +3,23 @@ package deploystub
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// rootRequest is a request with the root key; a POST's body is JSON.
+func rootRequest(method, path, body string) *http.Request {
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	r.Header.Set("Authorization", "Bearer "+testRootKey)
+	if method == "POST" {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	return r
+}
 
 // fuzzServer is one stub per fuzz target and worker process.
 func fuzzServer(t testing.TB) *Server {
@@ -62,9 +73,7 @@ func FuzzCreateDeployment(f *testing.F) {
 	srv := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		before := srv.snapshot()
-		r := httptest.NewRequest("POST", "/v2/deployments", strings.NewReader(body))
-		r.Header.Set("Authorization", "Bearer "+testRootKey)
-		r.Header.Set("Content-Type", "application/json")
+		r := rootRequest("POST", "/v2/deployments", body)
 		rec := serveDirect(t, srv, r)
 		checkFuzzResponse(t, srv, before, rec, 200, 400, 413)
 		if rec.Code == 200 {
@@ -74,8 +83,7 @@ func FuzzCreateDeployment(f *testing.F) {
 				t.Fatalf("env shown: %s", rec.Body.Bytes())
 			}
 			// Anything accepted lists, and deletes cleanly.
-			del := httptest.NewRequest("DELETE", "/v2/deployments/"+d["id"].(string), nil)
-			del.Header.Set("Authorization", "Bearer "+testRootKey)
+			del := rootRequest("DELETE", "/v2/deployments/"+d["id"].(string), "")
 			if rec := serveDirect(t, srv, del); rec.Code != 200 {
 				t.Fatalf("delete of an accepted deployment: %d", rec.Code)
 			}
@@ -98,9 +106,7 @@ func FuzzCreateKey(f *testing.F) {
 	srv := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		before := srv.snapshot()
-		r := httptest.NewRequest("POST", "/v2/keys", strings.NewReader(body))
-		r.Header.Set("Authorization", "Bearer "+testRootKey)
-		r.Header.Set("Content-Type", "application/json")
+		r := rootRequest("POST", "/v2/keys", body)
 		rec := serveDirect(t, srv, r)
 		checkFuzzResponse(t, srv, before, rec, 200, 400, 413)
 		if rec.Code == 200 {
@@ -125,18 +131,15 @@ func FuzzListQuery(f *testing.F) {
 	}
 	srv := fuzzServer(f)
 	for _, ep := range []string{"a.js", "b.py", "c.ts"} {
-		r := httptest.NewRequest("POST", "/v2/deployments", strings.NewReader(`{"entrypoint":"`+ep+`"}`))
-		r.Header.Set("Authorization", "Bearer "+testRootKey)
-		r.Header.Set("Content-Type", "application/json")
+		r := rootRequest("POST", "/v2/deployments", `{"entrypoint":"`+ep+`"}`)
 		if rec := serveDirect(f, srv, r); rec.Code != 200 {
 			f.Fatalf("seeding: %d", rec.Code)
 		}
 	}
 	f.Fuzz(func(t *testing.T, query string) {
 		before := srv.snapshot()
-		r := httptest.NewRequest("GET", "/v2/deployments", nil)
+		r := rootRequest("GET", "/v2/deployments", "")
 		r.URL.RawQuery = query
-		r.Header.Set("Authorization", "Bearer "+testRootKey)
 		rec := serveDirect(t, srv, r)
 		checkFuzzResponse(t, srv, before, rec, 200, 400)
 		if after := srv.snapshot(); after != before {

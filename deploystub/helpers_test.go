@@ -23,6 +23,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"logoindex/internal/schematest"
+	"logoindex/internal/syncio"
 )
 
 const testRootKey = "root-key-for-tests-0123456789"
@@ -49,24 +50,6 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// syncBuffer is a log destination safe for concurrent handlers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // harness is a Server behind an httptest.Server whose client checks every
 // response against openapi.yaml.
 type harness struct {
@@ -74,14 +57,14 @@ type harness struct {
 	srv   *Server
 	ts    *httptest.Server
 	clock *fakeClock
-	logs  *syncBuffer
+	logs  *syncio.Buffer
 }
 
 // newHarness starts a stub; a zero Options gets the test root key, a fake
 // clock and a debug logger into h.logs.
 func newHarness(t testing.TB, opts Options) *harness {
 	t.Helper()
-	h := &harness{t: t, clock: newFakeClock(), logs: &syncBuffer{}}
+	h := &harness{t: t, clock: newFakeClock(), logs: &syncio.Buffer{}}
 	if opts.RootKey == "" {
 		opts.RootKey = testRootKey
 	}

@@ -40,6 +40,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"logoindex/internal/httpstatus"
 )
 
 // OpenAPI is the OpenAPI 3.1 description of the API, as served at
@@ -267,7 +269,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now() // real time even with a fake Clock: it is for the log
 	info := &reqInfo{}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
-	sw := &statusWriter{ResponseWriter: w}
+	sw := httpstatus.NewRecorder(w)
 	reqID := newRequestID()
 	sw.Header().Set("Request-Id", reqID)
 	defer func() {
@@ -277,7 +279,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			s.log.Error("panic serving request", "request_id", reqID, "method", r.Method,
 				"path", s.redact(r.URL.Path), "panic", s.redact(fmt.Sprint(v)), "stack", string(debug.Stack()))
-			if !sw.wrote {
+			if !sw.Wrote() {
 				for k := range sw.Header() {
 					if k != "Request-Id" {
 						sw.Header().Del(k) // whatever the handler meant to send
@@ -287,11 +289,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		level := slog.LevelDebug
-		if sw.status == http.StatusInternalServerError {
+		if sw.Status() == http.StatusInternalServerError {
 			level = slog.LevelError // 502 and 503 are a deployment's, not the stub's
 		}
 		s.log.Log(r.Context(), level, "request", "request_id", reqID, "method", r.Method,
-			"path", s.redact(r.URL.Path), "status", sw.status, "key", info.keyID,
+			"path", s.redact(r.URL.Path), "status", sw.Status(), "key", info.keyID,
 			"duration", time.Since(start))
 	}()
 	s.dispatch(sw, r)
@@ -564,30 +566,6 @@ func (s *Server) redact(text string) string {
 	text = SecretPattern.ReplaceAllString(text, SecretPrefix+"[redacted]")
 	return strings.ReplaceAll(text, s.rootKey, "[redacted]")
 }
-
-// statusWriter remembers the status for the log and whether anything was
-// written, so a recovered panic knows whether it can still answer.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	wrote  bool
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.status, w.wrote = code, true
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if !w.wrote {
-		w.status, w.wrote = http.StatusOK, true
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // headerRecorder captures what ServeMux's built-in 404 and 405 handlers
 // would send, minus the text/plain body.

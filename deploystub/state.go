@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
+
+	"logoindex/internal/atomicfile"
 )
 
 // stateVersion is the format of the state file; another version is refused
@@ -53,46 +54,8 @@ func (s *Server) persistLocked() error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(s.stateFile, append(data, '\n'))
-}
-
-// writeFileAtomic replaces name with data so that a reader, or a restart
-// after a crash, sees the old file or the new one, never a mix: a temporary
-// file in the same directory, synced, then renamed over name.
-func writeFileAtomic(name string, data []byte) (err error) {
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
 	// Key hashes are not secrets, but nobody else needs to read them.
-	if err = f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), name); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a directory.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.Write(s.stateFile, append(data, '\n'), 0o600)
 }
 
 // loadState reads the state file; a missing file is an empty state.

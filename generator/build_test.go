@@ -8,11 +8,14 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"logoindex/internal/testtree"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -53,19 +56,21 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// writeGolden replaces the folder clear with files (named relative to dir),
-// for -update.
-func writeGolden(t *testing.T, clear, dir string, files map[string]string) {
+// checkGolden compares got, whose names are relative to dir, with the
+// files under dir/sub, or with -update replaces those files with got.
+func checkGolden(t *testing.T, dir, sub string, got map[string]string) {
 	t.Helper()
-	os.RemoveAll(clear)
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	root := filepath.Join(dir, sub)
+	if *update {
+		os.RemoveAll(root)
+		testtree.Write(t, dir, got)
+	}
+	want := map[string]string{}
+	for name, data := range readTree(t, root) {
+		want[path.Join(sub, name)] = data
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output differs from %s (-want +got); run go test ./generator -run '^%s$' -update to accept, then read the diff:\n%s", root, t.Name(), diff)
 	}
 }
 
@@ -80,15 +85,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	got := coreOutput(res.Files)
-	const goldenDir = "testdata/golden/dist"
-	if *update {
-		writeGolden(t, goldenDir, goldenDir, got)
-	}
-	want := readTree(t, goldenDir)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("output differs from %s (-want +got); run go test -run TestGolden -update to accept:\n%s", goldenDir, diff)
-	}
+	checkGolden(t, "testdata/golden/dist", "", coreOutput(res.Files))
 	if len(res.Warnings) > 0 {
 		t.Errorf("unexpected warnings:\n%s", res.Warnings.Error())
 	}
@@ -114,21 +111,23 @@ func TestDetailShape(t *testing.T) {
 	if diff := cmp.Diff(wantFiles, slices.Sorted(maps.Keys(files))); diff != "" {
 		t.Errorf("files mismatch (-want +got):\n%s", diff)
 	}
-	var d Detail
+	var d LogoDetail
 	if err := json.Unmarshal([]byte(files["api/logos/acme.json"]), &d); err != nil {
 		t.Fatal(err)
 	}
-	want := Detail{
-		Slug: "acme", Name: "Acme & Co.", Categories: []string{"tools"}, Hex: "#FF5500",
-		Page: "https://cdn.example/x/logos/acme/",
-		SVG: VariantMap{
-			"icon":      "https://cdn.example/x/logos/acme/icon.svg",
-			"icon-mono": "https://cdn.example/x/logos/acme/icon-mono.svg",
-			"wordmark":  "https://cdn.example/x/logos/acme/wordmark.svg",
+	want := LogoDetail{
+		LogoCard: LogoCard{
+			Slug: "acme", Name: "Acme & Co.", Categories: []string{"tools"}, Hex: "#FF5500",
+			Page: "https://cdn.example/x/logos/acme/",
+			SVG: VariantURLs{
+				"icon":      "https://cdn.example/x/logos/acme/icon.svg",
+				"icon-mono": "https://cdn.example/x/logos/acme/icon-mono.svg",
+				"wordmark":  "https://cdn.example/x/logos/acme/wordmark.svg",
+			},
 		},
 		Component: "AcmeLogo",
 		Install:   "npx shadcn@latest add https://cdn.example/x/r/acme.json",
-		Files: FileMap{
+		Files: VariantFiles{
 			"icon":      {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms"},
 			"icon-mono": {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms"},
 			"wordmark":  {Source: "https://github.com/acme/wordmark", License: "MIT"},

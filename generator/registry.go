@@ -2,7 +2,6 @@ package generator
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -84,13 +83,41 @@ type componentVariant struct {
 // components folder: the CLI keeps the part of the path after "components/".
 func componentPath(slug string) string { return "components/logos/" + slug + ".tsx" }
 
-// registryIndex renders r/registry.json, which lists every item without
-// its content: `shadcn add` fetches each item's own file, r/<slug>.json
-// (registryItem).
-func registryIndex(logos []*logoSummary, base string) (OutFile, error) {
-	index := Registry{Schema: registrySchema, Name: registryName, Homepage: base + "/", Items: make([]RegistryItem, 0, len(logos))}
+// registryRenderer renders the registry: each logo's item and the index.
+// It is safe for concurrent use.
+type registryRenderer struct {
+	component *template.Template
+	base      string // without a trailing slash
+}
+
+// newRegistryRenderer parses the component template of tmpl.
+func newRegistryRenderer(base string, tmpl fs.FS) (*registryRenderer, error) {
+	t, err := parseComponentTemplate(tmpl)
+	if err != nil {
+		return nil, err
+	}
+	return &registryRenderer{component: t, base: strings.TrimRight(base, "/")}, nil
+}
+
+// item renders r/<slug>.json, the registry item of one logo.
+func (r *registryRenderer) item(l *Logo) (OutFile, error) {
+	item, err := registryItem(r.component, l, r.base)
+	if err != nil {
+		return OutFile{}, err
+	}
+	b, err := marshalIndent(item)
+	if err != nil {
+		return OutFile{}, err
+	}
+	return OutFile{Name: "r/" + l.Slug + ".json", Data: b, Logo: l.Slug}, nil
+}
+
+// index renders r/registry.json, which lists every item without its
+// content: `shadcn add` fetches each item's own file, r/<slug>.json.
+func (r *registryRenderer) index(logos []*logoSummary) (OutFile, error) {
+	index := Registry{Schema: registrySchema, Name: registryName, Homepage: r.base + "/", Items: make([]RegistryItem, 0, len(logos))}
 	for _, l := range logos {
-		index.Items = append(index.Items, registryEntry(l, base))
+		index.Items = append(index.Items, registryEntry(l, r.base))
 	}
 	b, err := marshalIndent(index)
 	if err != nil {
@@ -148,19 +175,6 @@ func registryEntry(l *logoSummary, base string) RegistryItem {
 		Files:       []RegistryFile{{Path: componentPath(l.Slug), Type: registryItemType}},
 		Meta:        &RegistryMeta{Component: l.Component, Variants: names, Page: base + "/" + logoDir(l.Slug) + "/"},
 	}
-}
-
-// marshalIndent is marshal with two-space indentation and a final newline,
-// the way registry files are usually published.
-func marshalIndent(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // indentTail indents every line of s but the first by n spaces, for text

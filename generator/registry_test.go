@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,18 +34,7 @@ func TestRegistryGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	got := registryFiles(res.Files)
-	const goldenDir = "testdata/registry"
-	if *update {
-		writeGolden(t, filepath.Join(goldenDir, "r"), goldenDir, got)
-	}
-	want := map[string]string{}
-	for name, data := range readTree(t, filepath.Join(goldenDir, "r")) {
-		want["r/"+name] = data
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("r/ differs from %s/r (-want +got); run go test -run TestRegistryGolden -update to accept:\n%s", goldenDir, diff)
-	}
+	checkGolden(t, "testdata/registry", "r", registryFiles(res.Files))
 }
 
 var variantUnionRE = regexp.MustCompile(`(?m)^export type (\w+)Variant = (.*)$`)

@@ -1,17 +1,15 @@
 package generator
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"slices"
 	"strings"
 	"sync"
-	"text/template"
 
+	"logoindex/internal/par"
 	"logoindex/templates"
 )
 
@@ -46,115 +44,6 @@ type RenderOptions struct {
 	logos []string
 }
 
-// Index is dist/api/logos.json.
-type Index struct {
-	Categories []IndexCategory `json:"categories"`
-	Logos      []IndexEntry    `json:"logos"`
-}
-
-// IndexCategory is a category with its logo count.
-type IndexCategory struct {
-	Slug  string `json:"slug"`
-	Name  string `json:"name"`
-	Count int    `json:"count"`
-}
-
-// IndexEntry is one logo in the index: enough for a gallery card and
-// search without fetching the detail.
-type IndexEntry struct {
-	Slug       string     `json:"slug"`
-	Name       string     `json:"name"`
-	Categories []string   `json:"categories"`
-	Hex        string     `json:"hex"`
-	Page       string     `json:"page"`
-	SVG        VariantMap `json:"svg"`
-	Aliases    []string   `json:"aliases,omitempty"`
-}
-
-// Detail is dist/api/logos/<slug>.json.
-type Detail struct {
-	Slug       string     `json:"slug"`
-	Name       string     `json:"name"`
-	Categories []string   `json:"categories"`
-	Hex        string     `json:"hex"`
-	Page       string     `json:"page"`
-	SVG        VariantMap `json:"svg"`
-	Component  string     `json:"component"`
-	Install    string     `json:"install"`
-	Files      FileMap    `json:"files"`
-	Aliases    []string   `json:"aliases,omitempty"`
-	Guidelines string     `json:"guidelines,omitempty"`
-}
-
-// VariantMap maps variant names to URLs. It marshals its keys in the order
-// of Variants (icon first), not alphabetically.
-type VariantMap map[string]string
-
-// MarshalJSON writes the keys in the order of Variants.
-func (m VariantMap) MarshalJSON() ([]byte, error) { return orderedJSON(m) }
-
-// UnmarshalJSON reads any JSON object of strings.
-func (m *VariantMap) UnmarshalJSON(b []byte) error {
-	return json.Unmarshal(b, (*map[string]string)(m))
-}
-
-// FileMap maps variant names to their provenance, in the order of Variants.
-type FileMap map[string]FileMeta
-
-// MarshalJSON writes the keys in the order of Variants.
-func (m FileMap) MarshalJSON() ([]byte, error) { return orderedJSON(m) }
-
-// UnmarshalJSON reads any JSON object of file provenance.
-func (m *FileMap) UnmarshalJSON(b []byte) error {
-	return json.Unmarshal(b, (*map[string]FileMeta)(m))
-}
-
-func orderedJSON[V any](m map[string]V) ([]byte, error) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
-		ia, ib := slices.Index(Variants, a), slices.Index(Variants, b)
-		if ia < 0 || ib < 0 || ia == ib {
-			return strings.Compare(a, b)
-		}
-		return ia - ib
-	})
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, err := marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		vb, err := marshal(m[k])
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(vb)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-// marshal is json.Marshal without HTML escaping: the files are JSON, not
-// HTML, and "<" should read as "<".
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
 // Render turns a collection whose variants are optimised into the files of
 // the output tree, sorted by name. Its output depends only on its input:
 // no time stamps, no map order. It is the in-memory form of what BuildTree
@@ -168,7 +57,7 @@ func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile
 	names := categoryNames(col.Categories)
 	perLogo := make([][]OutFile, len(col.Logos))
 	errs := make([]error, len(col.Logos))
-	parallel(ctx, len(col.Logos), 0, func(i int) { perLogo[i], errs[i] = r.logoFiles(col.Logos[i], names) })
+	par.For(ctx, len(col.Logos), 0, func(i int) { perLogo[i], errs[i] = r.logoFiles(col.Logos[i], names) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -236,9 +125,9 @@ func categoryNames(cats []CategoryCount) map[string]string {
 	return m
 }
 
-// renderer renders the files of a build: it holds the parsed templates,
-// the minifier and the assets every page loads, and is safe for
-// concurrent use.
+// renderer renders the files of a build: the API's JSON itself, the pages
+// through the site's renderer (site.go) and the registry's files through
+// the registry's (registry.go). It is safe for concurrent use.
 type renderer struct {
 	base        string // without a trailing slash
 	installTmpl string
@@ -246,7 +135,7 @@ type renderer struct {
 	logos       []string // Options.Logos, for the manifest
 	site        *siteRenderer
 	assets      []OutFile // stylesheet, script, favicon
-	component   *template.Template
+	registry    *registryRenderer
 }
 
 func newRenderer(opts RenderOptions) (*renderer, error) {
@@ -258,10 +147,10 @@ func newRenderer(opts RenderOptions) (*renderer, error) {
 		r.tmpl = templates.FS
 	}
 	var err error
-	if r.site, r.assets, err = newSiteRenderer(opts, r.tmpl); err != nil {
+	if r.site, r.assets, err = newSiteRenderer(r.base, r.tmpl); err != nil {
 		return nil, err
 	}
-	if r.component, err = parseComponentTemplate(r.tmpl); err != nil {
+	if r.registry, err = newRegistryRenderer(r.base, r.tmpl); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -271,20 +160,21 @@ func newRenderer(opts RenderOptions) (*renderer, error) {
 // other files are in folders shared by every logo (api/logos, r).
 func logoDir(slug string) string { return "logos/" + slug }
 
-// variants maps a logo's variants to their URLs.
-func (r *renderer) variantURLs(slug string, variants []string) VariantMap {
-	m := VariantMap{}
+// card is what the index and the detail both say of a logo, whose
+// variants are the names of those it has.
+func (r *renderer) card(slug, name, hex string, categories, variants []string) LogoCard {
+	urls := VariantURLs{}
 	for _, v := range variants {
-		m[v] = r.base + "/" + logoDir(slug) + "/" + v + ".svg"
+		urls[v] = r.base + "/" + logoDir(slug) + "/" + v + ".svg"
 	}
-	return m
+	return LogoCard{Slug: slug, Name: name, Categories: categories, Hex: hex, Page: r.base + "/" + logoDir(slug) + "/", SVG: urls}
 }
 
 // logoFiles renders the files of one logo: its SVGs, its detail JSON, its
 // page and its registry item. cats maps category slugs to names.
 func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error) {
 	var files []OutFile
-	fileMeta := FileMap{}
+	fileMeta := VariantFiles{}
 	var names []string
 	for _, v := range l.Variants {
 		files = append(files, OutFile{Name: logoDir(l.Slug) + "/" + v.Variant + ".svg", Data: v.Optimised, Logo: l.Slug})
@@ -295,8 +185,8 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 	if install == "" {
 		install = strings.NewReplacer("{base}", r.base, "{slug}", l.Slug, "{component}", l.Component).Replace(r.installTmpl)
 	}
-	d := Detail{
-		Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: r.base + "/" + logoDir(l.Slug) + "/", SVG: r.variantURLs(l.Slug, names),
+	d := LogoDetail{
+		LogoCard:  r.card(l.Slug, l.Name, l.Hex, l.Categories, names),
 		Component: l.Component, Install: install, Files: fileMeta, Aliases: l.Aliases, Guidelines: l.Guidelines,
 	}
 	b, err := marshal(d)
@@ -309,29 +199,23 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 		return nil, err
 	}
 	files = append(files, page)
-	item, err := registryItem(r.component, l, r.base)
+	item, err := r.registry.item(l)
 	if err != nil {
 		return nil, err
 	}
-	if b, err = marshalIndent(item); err != nil {
-		return nil, err
-	}
-	return append(files, OutFile{Name: "r/" + l.Slug + ".json", Data: b, Logo: l.Slug}), nil
+	return append(files, item), nil
 }
 
 // collectionFiles renders the files of the whole collection from the
 // summaries of its logos, in slug order: the index, the gallery and the
 // other files of the site, the registry index and the build manifest.
 func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) ([]OutFile, error) {
-	idx := Index{Categories: []IndexCategory{}, Logos: make([]IndexEntry, 0, len(logos))}
+	idx := Index{Categories: []IndexCategory{}, Logos: make([]IndexLogo, 0, len(logos))}
 	for _, c := range cats {
 		idx.Categories = append(idx.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
 	}
 	for _, l := range logos {
-		idx.Logos = append(idx.Logos, IndexEntry{
-			Slug: l.Slug, Name: l.Name, Categories: l.Categories, Hex: l.Hex, Page: r.base + "/" + logoDir(l.Slug) + "/",
-			SVG: r.variantURLs(l.Slug, l.Variants), Aliases: l.Aliases,
-		})
+		idx.Logos = append(idx.Logos, IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases})
 	}
 	// The three large files are made side by side: a rebuild after one
 	// change waits for them.
@@ -343,7 +227,7 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) (
 		err, err1, err2 error
 	)
 	wg.Go(func() { site, err1 = r.site.collectionPages(idx.Categories, logos) })
-	wg.Go(func() { reg, err2 = registryIndex(logos, r.base) })
+	wg.Go(func() { reg, err2 = r.registry.index(logos) })
 	b, err = marshal(idx)
 	wg.Wait()
 	if err := errors.Join(err, err1, err2); err != nil {

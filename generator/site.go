@@ -16,11 +16,8 @@ import (
 	texttemplate "text/template"
 
 	"github.com/tdewolff/minify/v2"
-	"github.com/tdewolff/minify/v2/css"
-	"github.com/tdewolff/minify/v2/html"
-	"github.com/tdewolff/minify/v2/js"
-	minsvg "github.com/tdewolff/minify/v2/svg"
 
+	"logoindex/generator/internal/minifiers"
 	"logoindex/generator/svg"
 	"logoindex/internal/headers"
 	"logoindex/templates"
@@ -100,7 +97,7 @@ type tileView struct {
 // logoData is the data of site-logo.html.tmpl.
 type logoData struct {
 	pageData
-	Logo       Detail
+	Logo       LogoDetail
 	Tile       tileView
 	Swatch     swatchView
 	Categories []categoryLink
@@ -244,8 +241,8 @@ type siteRenderer struct {
 
 // newSiteRenderer parses the page templates and renders the files every
 // page loads (stylesheet, script, favicon), which it returns.
-func newSiteRenderer(opts RenderOptions, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
-	r := &siteRenderer{m: newSiteMinifier(), base: strings.TrimRight(opts.BaseURL, "/")}
+func newSiteRenderer(base string, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
+	r := &siteRenderer{m: minifiers.New(), base: strings.TrimRight(base, "/")}
 	r.public = publicBase(r.base)
 	// Assets first: the pages name them by content hash.
 	css, cssFile, err := renderAsset(tmpl, r.m, siteCSSTmpl, "text/css", "css", map[string]any{})
@@ -327,7 +324,7 @@ func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	if tmpl == nil {
 		tmpl = templates.FS
 	}
-	r, files, err := newSiteRenderer(opts, tmpl)
+	r, files, err := newSiteRenderer(opts.BaseURL, tmpl)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +371,7 @@ func (r *siteRenderer) collectionPages(cats []IndexCategory, logos []*logoSummar
 
 // logoPage renders the page of one logo, whose detail JSON is d; cats maps
 // category slugs to names.
-func (r *siteRenderer) logoPage(l *Logo, d Detail, cats map[string]string) (OutFile, error) {
+func (r *siteRenderer) logoPage(l *Logo, d LogoDetail, cats map[string]string) (OutFile, error) {
 	data := logoData{
 		pageData: pageData{
 			Title:       d.Name + " logo · Logo index",
@@ -441,7 +438,7 @@ func sitemaps(base string, logos []*logoSummary) []OutFile {
 	return append(files, OutFile{Name: sitemapFile, Data: index.Bytes()})
 }
 
-func newVariantView(l *Logo, v *VariantFile, d Detail) variantView {
+func newVariantView(l *Logo, v *VariantFile, d LogoDetail) variantView {
 	text, ok := variantText[v.Variant]
 	if !ok {
 		text = [3]string{v.Variant, v.Variant, ""}
@@ -478,16 +475,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// newSiteMinifier returns the minifier of the site's HTML, CSS and JS.
-func newSiteMinifier() *minify.M {
-	m := minify.New()
-	m.Add("text/html", &html.Minifier{KeepDocumentTags: true})
-	m.AddFunc("text/css", css.Minify)
-	m.AddFunc("text/javascript", js.Minify)
-	m.AddFunc("image/svg+xml", minsvg.Minify) // inline SVG in the pages
-	return m
 }
 
 // renderAsset executes a CSS or JS template, minifies it and names it

@@ -59,15 +59,7 @@ func siteOutput(files map[string][]byte) map[string]string {
 // source tree with testdata/site. Run with -update to accept new output,
 // then look at the diff (and at the pages in a browser: make serve).
 func TestSiteGolden(t *testing.T) {
-	got := siteOutput(buildSite(t, RenderOptions{}))
-	const goldenDir = "testdata/site"
-	if *update {
-		writeGolden(t, goldenDir, goldenDir, got)
-	}
-	want := readTree(t, goldenDir)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("site differs from %s (-want +got); run go test ./generator -run TestSiteGolden -update to accept:\n%s", goldenDir, diff)
-	}
+	checkGolden(t, "testdata/site", "", siteOutput(buildSite(t, RenderOptions{})))
 }
 
 func TestSiteDeterministic(t *testing.T) {
@@ -121,10 +113,10 @@ func parsePage(t *testing.T, page []byte) ([]element, string) {
 // that exist, and the facts of each logo.
 func TestSitePages(t *testing.T) {
 	files := buildSite(t, RenderOptions{})
-	var details = map[string]Detail{}
+	var details = map[string]LogoDetail{}
 	for name, data := range files {
 		if slug, ok := strings.CutPrefix(name, "api/logos/"); ok {
-			var d Detail
+			var d LogoDetail
 			if err := json.Unmarshal(data, &d); err != nil {
 				t.Fatal(err)
 			}
@@ -213,7 +205,7 @@ var goldenBackgrounds = map[string]map[string][2]bool{ // light, dark
 	"night-owl": {"icon": {true, false}, "icon-dark": {false, true}},
 }
 
-func checkLogoPage(t *testing.T, d Detail, els []element, text string) {
+func checkLogoPage(t *testing.T, d LogoDetail, els []element, text string) {
 	t.Helper()
 	imgs := map[string]int{} // src or srcset -> count
 	alts := map[string]int{} // "on a light background", "on a dark background"

@@ -3,49 +3,31 @@
 package generator
 
 import (
+	"errors"
 	"io/fs"
-	"runtime"
+	"os"
 	"syscall"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // exchange atomically swaps the directory entries a and b with
 // renameat2(RENAME_EXCHANGE), so that b is never missing, even for an
-// instant. ok is false where the kernel or architecture lacks it.
+// instant. ok is false where the kernel or the file system lacks it.
 func exchange(a, b string) (ok bool, err error) {
-	var nr uintptr
-	switch runtime.GOARCH {
-	case "amd64":
-		nr = 316
-	case "arm64", "riscv64", "loong64":
-		nr = 276
-	default:
-		return false, nil
-	}
-	pa, err := syscall.BytePtrFromString(a)
-	if err != nil {
-		return false, err
-	}
-	pb, err := syscall.BytePtrFromString(b)
-	if err != nil {
-		return false, err
-	}
-	const atFDCWD = -100
-	const renameExchange = 2
-	fd := atFDCWD
-	_, _, errno := syscall.Syscall6(nr, uintptr(fd), uintptr(unsafe.Pointer(pa)), uintptr(fd), uintptr(unsafe.Pointer(pb)), renameExchange, 0)
-	switch errno {
-	case 0:
+	err = unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	switch {
+	case err == nil:
 		return true, nil
-	case syscall.ENOSYS, syscall.EINVAL, syscall.EOPNOTSUPP:
+	case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EINVAL), errors.Is(err, unix.EOPNOTSUPP):
 		return false, nil
 	}
-	return false, &osLinkError{"renameat2", a, b, errno}
+	return false, &os.LinkError{Op: "renameat2", Old: a, New: b, Err: err}
 }
 
 // lockFile takes an exclusive advisory lock on f's descriptor; it is
 // released when the file is closed or the process dies.
-func lockFile(fd uintptr) error { return syscall.Flock(int(fd), syscall.LOCK_EX) }
+func lockFile(fd uintptr) error { return unix.Flock(int(fd), unix.LOCK_EX) }
 
 // fileID returns the inode number and change time of a file, which with
 // its size and mtime tell a build whether a source may have changed.

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"logoindex/internal/par"
 )
 
 // TreeOptions configures BuildTree.
@@ -150,7 +152,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	// Phase one: every logo, from the cache or computed; computed files
 	// go into the standby at once.
 	b.logos = make([]*builtLogo, len(slugs))
-	parallel(ctx, len(slugs), opts.Workers, func(i int) { b.logos[i] = b.logo(slugs[i]) })
+	par.For(ctx, len(slugs), opts.Workers, func(i int) { b.logos[i] = b.logo(slugs[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -197,7 +199,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		b.collection[i] = fileHash{f.Name, hashOf(f.Data)}
 		b.place(f.Name, b.collection[i].Hash, f.Data)
 	}
-	parallel(ctx, len(b.logos), opts.Workers, func(i int) {
+	par.For(ctx, len(b.logos), opts.Workers, func(i int) {
 		if l := b.logos[i]; l.hit {
 			b.placeCached(l)
 		}

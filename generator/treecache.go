@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"logoindex/internal/atomicfile"
 )
 
 // cacheFormat names the layout of the cache file; a file of another
@@ -112,22 +114,7 @@ func readTreeCache(name, program string) *treeCache {
 // writeTreeCache replaces the cache file atomically, so a crash leaves the
 // old one or the new one.
 func writeTreeCache(name string, c *treeCache) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp-")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	err = gob.NewEncoder(w).Encode(c)
-	if err == nil {
-		err = w.Flush()
-	}
-	if err = errors.Join(err, tmp.Close()); err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.WriteFunc(name, 0o600, func(w io.Writer) error { return gob.NewEncoder(w).Encode(c) })
 }
 
 // programID identifies the running program: its Go build ID, which

@@ -5,14 +5,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"logoindex/generator/problem"
 	"logoindex/generator/svg"
+	"logoindex/internal/par"
 )
 
 // VariantFile is one checked variant of a logo.
@@ -81,7 +80,7 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 
 	logos := make([]*Logo, len(src.Logos))
 	perLogo := make([]ProblemList, len(src.Logos))
-	parallel(ctx, len(src.Logos), opts.Workers, func(i int) {
+	par.For(ctx, len(src.Logos), opts.Workers, func(i int) {
 		logos[i], perLogo[i] = checkLogo(src.Logos[i], cs)
 	})
 	for _, p := range perLogo {
@@ -464,32 +463,4 @@ func pascal(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// parallel runs fn(0..n-1) on up to workers goroutines (0: one per CPU) and
-// stops handing out work once ctx is done.
-func parallel(ctx context.Context, n, workers int, fn func(i int)) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	defer func() { close(next); wg.Wait() }()
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			return
-		}
-	}
 }

@@ -10,16 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"logoindex/internal/par"
 )
-
-// osLinkError reports a failed two-path system call.
-type osLinkError struct {
-	Op, Old, New string
-	Err          error
-}
-
-func (e *osLinkError) Error() string { return e.Op + " " + e.Old + " " + e.New + ": " + e.Err.Error() }
-func (e *osLinkError) Unwrap() error { return e.Err }
 
 // marker is a file every output tree holds. WriteTree only replaces a
 // folder that has it, so a mistyped -out never swaps away someone's work.
@@ -122,7 +115,7 @@ func writeFiles(ctx context.Context, root string, files []OutFile) error {
 		}
 	}
 	errs := make([]error, len(files))
-	parallel(ctx, len(files), 0, func(i int) {
+	par.For(ctx, len(files), 0, func(i int) {
 		errs[i] = os.WriteFile(filepath.Join(root, filepath.FromSlash(files[i].Name)), files[i].Data, 0o644)
 	})
 	return errors.Join(errs...)

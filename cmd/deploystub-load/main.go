@@ -30,6 +30,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"logoindex/internal/syncio"
 )
 
 func main() {
@@ -129,7 +131,7 @@ func checkLoopback(raw string) error {
 // child is the stub process this command started.
 type child struct {
 	cmd    *exec.Cmd
-	stderr *lockedBuffer
+	stderr *syncio.Buffer
 }
 
 func (c *child) stop() error {
@@ -141,23 +143,6 @@ func (c *child) stop() error {
 	return nil
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // startStub starts the stub on a free loopback port, the root key passed in
 // its environment (not its arguments, which other users can read), and
 // returns once it prints its address.
@@ -165,7 +150,7 @@ func startStub(ctx context.Context, path, key string) (*child, string, error) {
 	cmd := exec.CommandContext(ctx, path, "-addr", "127.0.0.1:0", "-build-delay", "0s")
 	cmd.Env = []string{"DEPLOYSTUB_ROOT_KEY=" + key}
 	cmd.WaitDelay = 5 * time.Second
-	stderr := &lockedBuffer{}
+	stderr := &syncio.Buffer{}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -12,30 +12,14 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"logoindex/internal/syncio"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 const rootKey = "cmd-test-root-key-0123456789"
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 func envOf(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
@@ -44,7 +28,7 @@ func envOf(m map[string]string) func(string) string {
 // stub is a run in progress.
 type stub struct {
 	url    string
-	stderr *syncBuffer
+	stderr *syncio.Buffer
 	stop   func() error
 }
 
@@ -54,7 +38,7 @@ func start(t *testing.T, args []string, env map[string]string) *stub {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	stderr := &syncBuffer{}
+	stderr := &syncio.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		err := run(ctx, args, pw, stderr, envOf(env))

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -34,36 +33,10 @@ import (
 
 	"logoindex/generator"
 	"logoindex/generator/svg"
+	"logoindex/internal/browsertest"
 	"logoindex/internal/preview"
-
-	"logoindex/internal/testskip"
+	"logoindex/internal/testtree"
 )
-
-// findChromium returns Debian's chromium, or "" when it is not installed.
-func findChromium() string {
-	if p := os.Getenv("LOGOINDEX_CHROMIUM"); p != "" {
-		return p
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// needChromium returns Chromium's path, or skips the test with a note.
-func needChromium(t *testing.T) string {
-	t.Helper()
-	chrome := findChromium()
-	if chrome == "" {
-		testskip.Missing(t, "chromium", "apt-get install chromium")
-	}
-	return chrome
-}
 
 // moduleRoot is the folder holding go.mod.
 func moduleRoot(t *testing.T) string {
@@ -225,35 +198,15 @@ func (s *site) get(t *testing.T, path string) string {
 	return string(b)
 }
 
-// newBrowser starts headless Chromium with a fresh profile.
-func newBrowser(t *testing.T, ctx context.Context, chrome string) context.Context {
+// newBrowser starts headless Chromium with a fresh profile, or skips the
+// test, with pages that act as focused though the window is not.
+func newBrowser(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Headless,
-		chromedp.NoSandbox, // root in a container: the sandbox cannot start
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("force-color-profile", "srgb"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 860),
+	b := browsertest.New(t, ctx)
+	if _, err := chromedp.Call(b, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatalf("emulating focus: %v", err)
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(func() {
-		cancelBrowser()
-		cancelAlloc()
-	})
-	if _, err := chromedp.Call(bctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
-	}
-	return bctx
+	return b
 }
 
 // do runs actions in the tab, failing the test on an error.
@@ -389,11 +342,10 @@ func checkAccessible(t *testing.T, ctx context.Context, what string) {
 }
 
 func TestBrowser(t *testing.T) {
-	chrome := needChromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute) // generous: the machine may be loaded
 	defer cancel()
 	s := startSite(t, ctx)
-	b := newBrowser(t, ctx, chrome)
+	b := newBrowser(t, ctx)
 	// Let the page write to the clipboard and the test read it back.
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
 		_, err := chromedp.CallBrowser(b, browser.SetPermission, browser.SetPermissionParams{
@@ -578,7 +530,7 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	var detail generator.Detail
+	var detail generator.LogoDetail
 	if err := json.Unmarshal([]byte(s.get(t, "/api/logos/github.json")), &detail); err != nil {
 		t.Fatal(err)
 	}
@@ -901,17 +853,16 @@ func build5000(t *testing.T) (string, int) {
 // `serve -watch` show an edit of a logo, its name and its artwork, without
 // anyone touching the browser.
 func TestLiveReload(t *testing.T) {
-	chrome := needChromium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	dir := t.TempDir()
-	writeFiles(t, dir, goodSource())
+	testtree.Write(t, dir, goodSource())
 	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
 	base, stdout, _ := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "20ms")
 	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logo `)); err != nil {
 		t.Fatal(err)
 	}
-	b := newBrowser(t, ctx, chrome)
+	b := newBrowser(t, ctx)
 	page := b
 	gallery, closeGallery := chromedp.NewContext(b) // a second tab
 	defer closeGallery()

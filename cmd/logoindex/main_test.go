@@ -14,22 +14,10 @@ import (
 	"strings"
 	"testing"
 
+	"logoindex/internal/testtree"
+
 	"github.com/google/go-cmp/cmp"
 )
-
-// writeFiles creates files under dir; names are slash-separated.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 const (
 	icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><path d="M0 0h24v24H0z"/></svg>`
@@ -49,7 +37,7 @@ func goodSource() map[string]string {
 func inTempDir(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFiles(t, dir, files)
+	testtree.Write(t, dir, files)
 	t.Chdir(dir)
 	return dir
 }
@@ -187,7 +175,7 @@ func TestFailedBuildLeavesDistUntouched(t *testing.T) {
 		t.Fatalf("first build: %s", stderr)
 	}
 	before := snapshot(t, filepath.Join(dir, "dist"))
-	writeFiles(t, dir, map[string]string{
+	testtree.Write(t, dir, map[string]string{
 		"source-logos/gitlab/icon.svg":     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><image href="https://x.example/a.png"/></svg>`,
 		"source-logos/newlogo/logo.yaml":   "name: New\n",
 		"source-logos/categories.yaml":     "- {slug: devtools, name: Developer tools}\n- {slug: more, name: More}\n",
@@ -353,7 +341,7 @@ logoindex: 4 warnings and -strict is set
 	if diff := cmp.Diff(want, stderr); code != 1 || diff != "" {
 		t.Errorf("check -strict: exit %d, stderr (-want +got):\n%s", code, diff)
 	}
-	writeFiles(t, dir, map[string]string{"source-logos/.logoindexignore": "*.orig\n  [x\n"})
+	testtree.Write(t, dir, map[string]string{"source-logos/.logoindexignore": "*.orig\n  [x\n"})
 	if code, _, stderr := runCmd("build"); code != 1 || !strings.Contains(stderr, "source-logos/.logoindexignore:2:3: pattern \"[x\" has a [ without its closing ]") {
 		t.Errorf("build with a bad pattern: exit %d, stderr %q", code, stderr)
 	}
@@ -366,7 +354,7 @@ func TestIgnoredFilesKeepTheCache(t *testing.T) {
 	if code, _, stderr := runCmd("build"); code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
-	writeFiles(t, dir, map[string]string{"source-logos/gitlab/.icon.svg.swp": "x", "source-logos/gitlab/.DS_Store": "x"})
+	testtree.Write(t, dir, map[string]string{"source-logos/gitlab/.icon.svg.swp": "x", "source-logos/gitlab/.DS_Store": "x"})
 	if code, stdout, stderr := runCmd("build"); code != 0 || !strings.Contains(stdout, "up to date") {
 		t.Errorf("build after an editor's files appeared: exit %d, stdout %q, stderr %q; want up to date", code, stdout, stderr)
 	}
@@ -421,7 +409,7 @@ func TestHelpExitsZero(t *testing.T) {
 
 func TestRefusesToReplaceForeignOut(t *testing.T) {
 	dir := inTempDir(t, goodSource())
-	writeFiles(t, dir, map[string]string{"work/notes.txt": "mine"})
+	testtree.Write(t, dir, map[string]string{"work/notes.txt": "mine"})
 	code, _, stderr := runCmd("build", "-out", "work")
 	if code != 1 || !strings.Contains(stderr, "refusing to replace work") {
 		t.Errorf("exit %d, stderr %q", code, stderr)

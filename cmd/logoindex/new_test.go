@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"logoindex/internal/testtree"
 )
 
 // TestNewScaffoldFillCheckBuild follows the README's contributor steps.
@@ -32,7 +34,7 @@ func TestNewScaffoldFillCheckBuild(t *testing.T) {
 	}
 
 	// Unfilled, check names exactly what is left to do.
-	writeFiles(t, dir, map[string]string{"source-logos/acme-corp/icon.svg": icon})
+	testtree.Write(t, dir, map[string]string{"source-logos/acme-corp/icon.svg": icon})
 	code, _, stderr = runCmd("check")
 	if code != 1 || !strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:11:9: source is empty; it is required: give it a value") ||
 		!strings.Contains(stderr, "source-logos/acme-corp/logo.yaml:13:10: license is empty; it is required: give it a value") {
@@ -42,7 +44,7 @@ func TestNewScaffoldFillCheckBuild(t *testing.T) {
 	// Filled in, it builds.
 	filled := strings.Replace(string(data), `source: ""`, "source: https://acme.example/press", 1)
 	filled = strings.Replace(filled, `license: ""`, "license: CC0-1.0", 1)
-	writeFiles(t, dir, map[string]string{
+	testtree.Write(t, dir, map[string]string{
 		"source-logos/acme-corp/logo.yaml": filled,
 		"source-logos/acme-corp/icon.svg":  strings.Replace(icon, "#FC6D26", "#FF5500", 1),
 	})

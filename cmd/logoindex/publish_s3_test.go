@@ -7,7 +7,6 @@ package main
 // under test.
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/md5"
 	"crypto/rand"
@@ -33,6 +32,8 @@ import (
 
 	"logoindex/internal/headers"
 	"logoindex/internal/publish"
+	"logoindex/internal/syncio"
+	"logoindex/internal/testtree"
 )
 
 // versitygwBinary finds the server where `make tools` installs it, or on
@@ -90,7 +91,7 @@ func startS3(t *testing.T) *s3Server {
 		}
 		addr := ln.Addr().String()
 		ln.Close()
-		out := &lockedWriter{w: new(bytes.Buffer)}
+		out := &syncio.Buffer{}
 		cmd := exec.Command(bin, "--port", addr, "--quiet", "--health", "/health", "posix", root)
 		// The root keys go in the environment, not on the command line.
 		cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+s.access, "ROOT_SECRET_ACCESS_KEY="+s.secret)
@@ -121,9 +122,7 @@ func startS3(t *testing.T) *s3Server {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		out.mu.Lock()
-		lastOut = out.w.(*bytes.Buffer).String()
-		out.mu.Unlock()
+		lastOut = out.String()
 	}
 	if s.backend == "" {
 		t.Fatalf("versitygw did not start:\n%s", lastOut)
@@ -449,7 +448,7 @@ func TestPublishS3(t *testing.T) {
 	t.Run("change one logo", func(t *testing.T) {
 		yaml := filepath.Join(src, "acme", "logo.yaml")
 		data, _ := os.ReadFile(yaml)
-		writeFiles(t, filepath.Dir(yaml), map[string]string{filepath.Base(yaml): strings.Replace(string(data), "name: Acme & Co.", "name: Acme Inc.", 1)})
+		testtree.Write(t, filepath.Dir(yaml), map[string]string{filepath.Base(yaml): strings.Replace(string(data), "name: Acme & Co.", "name: Acme Inc.", 1)})
 		second := build("second", base)
 		var changed []string
 		for k, v := range second {

@@ -15,6 +15,7 @@ import (
 
 	"logoindex/generator"
 	"logoindex/internal/preview"
+	"logoindex/internal/syncio"
 )
 
 // serveArgs are the flags of serve.
@@ -63,7 +64,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// The handler, the watcher and the server all print: one lock each
 	// keeps their lines whole.
-	stdout, stderr = &lockedWriter{w: stdout}, &lockedWriter{w: stderr}
+	stdout, stderr = syncio.NewWriter(stdout), syncio.NewWriter(stderr)
 
 	ln, err := net.Listen("tcp", a.addr)
 	if err != nil {
@@ -156,16 +157,4 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 	}
 	rebuild(nil)
 	n.Run(ctx, rebuild)
-}
-
-// lockedWriter serialises writes from several goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator"
+	"logoindex/internal/testtree"
 )
 
 func TestServeUsageErrors(t *testing.T) {
@@ -87,7 +88,7 @@ func fetchIndex(t *testing.T, base string) (names []string) {
 // watcher sees it whatever the file system's clock resolution.
 func touch(t *testing.T, name, data string, n int) {
 	t.Helper()
-	writeFiles(t, filepath.Dir(name), map[string]string{filepath.Base(name): data})
+	testtree.Write(t, filepath.Dir(name), map[string]string{filepath.Base(name): data})
 	mt := time.Date(2030, 1, 1, 0, 0, n, 0, time.UTC)
 	if err := os.Chtimes(name, mt, mt); err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func touch(t *testing.T, name, data string, n int) {
 // tree stays served, and fixing it rebuilds again.
 func TestServeWatch(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, goodSource())
+	testtree.Write(t, dir, goodSource())
 	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
 	base, stdout, stderr := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "5ms", "-base-url", "https://logos.example.com")
 	ctx := t.Context()

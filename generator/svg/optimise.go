@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tdewolff/minify/v2"
-	mincss "github.com/tdewolff/minify/v2/css"
-	minsvg "github.com/tdewolff/minify/v2/svg"
 	"github.com/tdewolff/parse/v2/css"
 
+	"logoindex/generator/internal/minifiers"
 	"logoindex/generator/problem"
 )
 
@@ -42,16 +40,8 @@ type Result struct {
 	Minified bool
 }
 
-// minifier is tdewolff's, shared by every goroutine (it is safe for
-// concurrent use). It keeps every digit (precision 0): rounding by
-// significant digits is where minifiers visibly break logos; roundPrecision
-// does the rounding instead.
-var minifier = func() *minify.M {
-	m := minify.New()
-	m.Add("image/svg+xml", &minsvg.Minifier{})
-	m.Add("text/css", &mincss.Minifier{})
-	return m
-}()
+// minifier is shared by every goroutine (it is safe for concurrent use).
+var minifier = minifiers.New()
 
 // Optimise parses, checks and optimises one SVG file, for callers with no
 // pipeline around them (bench/). A file that fails the checks is an error

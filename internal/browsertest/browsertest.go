@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"logoindex/internal/testskip"
 )
 
 // Find returns the path of Chromium: $LOGOINDEX_CHROMIUM, Debian's
@@ -37,7 +39,7 @@ func New(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
 	chrome := Find()
 	if chrome == "" {
-		t.Skip("chromium not found: apt-get install chromium (.ci/run installs it)")
+		testskip.Missing(t, "chromium", "apt-get install chromium")
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"logoindex/internal/headers"
+	"logoindex/internal/httpstatus"
 )
 
 // MaxFileSize bounds what one request reads into memory. A logo index
@@ -66,11 +67,11 @@ var contentTypes = map[string]string{
 
 // ServeHTTP answers GET, HEAD and CORS preflight OPTIONS requests.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	sw := httpstatus.NewRecorder(w)
 	h.serve(sw, r)
 	if h.Log != nil {
 		h.logMu.Lock()
-		fmt.Fprintf(h.Log, "%s %s %d\n", r.Method, r.URL.RequestURI(), sw.status)
+		fmt.Fprintf(h.Log, "%s %s %d\n", r.Method, r.URL.RequestURI(), sw.Status())
 		h.logMu.Unlock()
 	}
 }
@@ -253,26 +254,3 @@ func httpError(w http.ResponseWriter, status int, msg string) {
 	w.WriteHeader(status)
 	io.WriteString(w, msg+"\n")
 }
-
-// statusWriter remembers the status for the log.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	wrote  bool
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if !s.wrote {
-		s.status, s.wrote = code, true
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Write(b []byte) (int, error) {
-	s.wrote = true
-	return s.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection (to flush the
-// event stream).
-func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }

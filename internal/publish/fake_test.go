@@ -115,17 +115,26 @@ func (f *fakeStore) SignedURL(context.Context, string, *driver.SignedURLOptions)
 	return "", errors.New("fake: no signed URLs")
 }
 
-func (f *fakeStore) Attributes(ctx context.Context, key string) (*driver.Attributes, error) {
-	end, err := f.op(ctx, "HEAD", key)
+// get runs op (HEAD or GET) on key and returns the object there.
+func (f *fakeStore) get(ctx context.Context, op, key string) (fakeObject, error) {
+	end, err := f.op(ctx, op, key)
 	defer end()
 	if err != nil {
-		return nil, err
+		return fakeObject{}, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	o, ok := f.objects[key]
 	if !ok {
-		return nil, errFakeNotFound
+		return fakeObject{}, errFakeNotFound
+	}
+	return o, nil
+}
+
+func (f *fakeStore) Attributes(ctx context.Context, key string) (*driver.Attributes, error) {
+	o, err := f.get(ctx, "HEAD", key)
+	if err != nil {
+		return nil, err
 	}
 	sum := md5.Sum(o.data)
 	return &driver.Attributes{ContentType: o.contentType, CacheControl: o.cacheControl, Size: int64(len(o.data)), MD5: sum[:]}, nil
@@ -168,16 +177,9 @@ func (f *fakeStore) ListPaged(ctx context.Context, opts *driver.ListOptions) (*d
 }
 
 func (f *fakeStore) NewRangeReader(ctx context.Context, key string, offset, length int64, _ *driver.ReaderOptions) (driver.Reader, error) {
-	end, err := f.op(ctx, "GET", key)
-	defer end()
+	o, err := f.get(ctx, "GET", key)
 	if err != nil {
 		return nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	o, ok := f.objects[key]
-	if !ok {
-		return nil, errFakeNotFound
 	}
 	data := o.data[offset:]
 	if length >= 0 && length < int64(len(data)) {

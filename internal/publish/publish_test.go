@@ -83,6 +83,18 @@ func pub(ctx context.Context, fsys fs.FS, b *blob.Bucket, opts Options) (*Summar
 	return Publish(ctx, tree, b, opts)
 }
 
+// publishedFake is a fake bucket holding tree as published, with an empty
+// log.
+func publishedFake(t *testing.T, tree fs.FS) (*fakeStore, *blob.Bucket) {
+	t.Helper()
+	store, b := newFake()
+	if _, err := pub(context.Background(), tree, b, fast); err != nil {
+		t.Fatal(err)
+	}
+	store.log = nil
+	return store, b
+}
+
 // fast are Options that do not make tests wait between retries.
 var fast = Options{RetryWait: time.Millisecond}
 
@@ -198,11 +210,7 @@ func TestPublishChangedLogo(t *testing.T) {
 	src["acme/icon.svg"].Data = []byte(strings.Replace(string(src["acme/icon.svg"].Data), "<svg ", "<svg id=\"changed\" ", 1))
 	after := build(t, src, testBase)
 
-	store, b := newFake()
-	if _, err := pub(context.Background(), before, b, fast); err != nil {
-		t.Fatal(err)
-	}
-	store.log = nil
+	store, b := publishedFake(t, before)
 	sum, err := pub(context.Background(), after, b, fast)
 	if err != nil {
 		t.Fatal(err)
@@ -245,11 +253,7 @@ func TestPublishRemovedLogo(t *testing.T) {
 	}
 	after := build(t, src, testBase)
 
-	store, b := newFake()
-	if _, err := pub(context.Background(), before, b, fast); err != nil {
-		t.Fatal(err)
-	}
-	store.log = nil
+	store, b := publishedFake(t, before)
 	sum, err := pub(context.Background(), after, b, fast)
 	if err != nil {
 		t.Fatal(err)
@@ -421,11 +425,7 @@ func TestPublishFailure(t *testing.T) {
 		{"denied", errFakeDenied, 1}, // not worth a retry
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			store, b := newFake()
-			if _, err := pub(context.Background(), before, b, fast); err != nil {
-				t.Fatal(err)
-			}
-			store.log = nil
+			store, b := publishedFake(t, before)
 			const bad = "api/logos/night-owl.json"
 			store.before = func(_ context.Context, op, key string) error {
 				if op == "PUT" && key == bad {
@@ -464,11 +464,7 @@ func TestPublishInterrupt(t *testing.T) {
 	delete(src, "night-owl/icon-dark.svg")
 	src["night-owl/logo.yaml"].Data = append(src["night-owl/logo.yaml"].Data, "aliases: [Owl]\n"...)
 	after := build(t, src, testBase)
-	store, b := newFake()
-	if _, err := pub(context.Background(), before, b, fast); err != nil {
-		t.Fatal(err)
-	}
-	store.log = nil
+	store, b := publishedFake(t, before)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	store.before = func(ctx context.Context, op, key string) error {

@@ -1,0 +1,65 @@
+// Package atomicfile replaces files so that a reader, or a run that
+// restarts after a crash or power loss, finds the old content or the new,
+// never a mix.
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces name with data, with permissions perm.
+func Write(name string, data []byte, perm fs.FileMode) error {
+	return WriteFunc(name, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc replaces name with what write writes, with permissions perm:
+// for content too large to hold in memory at once. The file is written
+// under a temporary name in the same directory, synced to disk and renamed
+// over name, and the directory is synced so that the rename lasts too.
+// When write or any step fails, name is left as it was and the temporary
+// file is removed.
+func WriteFunc(name string, perm fs.FileMode, write func(io.Writer) error) (err error) {
+	dir := filepath.Dir(name)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	// Chmod, not the mode of an open: the umask does not apply.
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	if err = errors.Join(write(w), w.Flush()); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), name); err != nil {
+		return err
+	}
+	// Not every system can sync a directory (Windows cannot); the file is
+	// complete either way.
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "state.json")
+	for _, tc := range []struct {
+		data string
+		perm fs.FileMode
+	}{
+		{"first\n", 0o600},                         // creates
+		{"second, longer than the first\n", 0o644}, // replaces
+		{"", 0o640},                                // empties
+	} {
+		if err := Write(name, []byte(tc.data), tc.perm); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.data, string(got)); diff != "" {
+			t.Errorf("content mismatch (-want +got):\n%s", diff)
+		}
+		if runtime.GOOS != "windows" {
+			if info, err := os.Stat(name); err != nil || info.Mode().Perm() != tc.perm {
+				t.Errorf("mode %v, %v; want %v", info.Mode().Perm(), err, tc.perm)
+			}
+		}
+		assertOnly(t, dir, "state.json")
+	}
+}
+
+func TestWriteFuncFailureKeepsOld(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "cache")
+	if err := Write(name, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteFunc(name, 0o600, func(w io.Writer) error {
+		io.WriteString(w, "half of the new")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("err = %v, want %v", err, boom)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "old" {
+		t.Errorf("after a failed write the file holds %q, want %q", got, "old")
+	}
+	assertOnly(t, dir, "cache")
+}
+
+func TestWriteMissingDir(t *testing.T) {
+	err := Write(filepath.Join(t.TempDir(), "no", "such"), []byte("x"), 0o600)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("err = %v, want one that is fs.ErrNotExist", err)
+	}
+}
+
+// assertOnly fails unless dir holds exactly the file name: no temporary
+// file is left behind.
+func assertOnly(t *testing.T, dir, name string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{name}, names); diff != "" {
+		t.Errorf("folder mismatch (-want +got):\n%s", diff)
+	}
+}
