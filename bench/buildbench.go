@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -182,19 +183,36 @@ var errMemory = errors.New("killed: its resident memory passed the limit (-max-r
 // times a second it shows the process's resident memory after label, and
 // kills it when that passes limit bytes: one build of 100,000 logos that
 // keeps everything in memory must not take the machine down with it.
+//
+// The command runs under a copy of the bench itself (runMeasured), which
+// reports the command's ru_maxrss: Linux carries a process's high-water
+// mark across fork and exec, so a build started straight from the bench
+// would report at least the bench's own memory (librsvg, the corpora).
 func timed(ctx context.Context, st *stage, label string, env []string, limit int64, name string, args ...string) (run, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
+	self, err := os.Executable()
+	if err != nil {
+		return run{}, err
+	}
+	cmd := exec.CommandContext(ctx, self, append([]string{measureArg, name}, args...)...)
 	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	peak, w, err := os.Pipe()
+	if err != nil {
+		return run{}, err
+	}
+	defer peak.Close()
+	cmd.ExtraFiles = []*os.File{w}
 	st.Describe(label)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		w.Close()
 		return run{}, err
 	}
+	w.Close()
 	var killed bool
 	stop := poll(func() bool {
-		rss := residentBytes(cmd.Process.Pid)
+		rss := residentBytes(childOf(cmd.Process.Pid))
 		st.Describe(fmt.Sprintf("%s, %.0f MB", label, mb(rss)))
 		if limit > 0 && rss > limit {
 			killed = true
@@ -203,12 +221,12 @@ func timed(ctx context.Context, st *stage, label string, env []string, limit int
 		}
 		return true
 	})
-	err := cmd.Wait()
+	err = cmd.Wait()
 	wall := time.Since(start)
 	stop()
 	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	if b, rerr := io.ReadAll(peak); rerr == nil {
+		rss, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -219,6 +237,49 @@ func timed(ctx context.Context, st *stage, label string, env []string, limit int
 		return run{}, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, tail(out.String(), 2000))
 	}
 	return run{wall, rss}, nil
+}
+
+// measureArg makes the bench run the rest of its arguments as a command
+// and write the command's peak resident memory, in bytes, to file 3.
+const measureArg = "-measure-rss"
+
+// runMeasured is the bench run as a small process whose only child is the
+// measured command: the child's ru_maxrss then starts from this process's
+// few megabytes. The command dies with it (a limit, Ctrl-C).
+func runMeasured(args []string) error {
+	if len(args) == 0 {
+		return errors.New(measureArg + " needs a command")
+	}
+	report := os.NewFile(3, "peak")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		return err
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && report != nil {
+		fmt.Fprintln(report, ru.Maxrss*1024) // kilobytes on Linux
+	}
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		os.Exit(ee.ExitCode())
+	}
+	return err
+}
+
+// childOf is the first child of a process (the command under
+// runMeasured), or pid itself while it has none.
+func childOf(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return pid
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		if c, err := strconv.Atoi(f[0]); err == nil {
+			return c
+		}
+	}
+	return pid
 }
 
 // residentBytes is VmRSS of a process, or 0.

@@ -42,6 +42,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "corpus" {
 		run = func() error { return runCorpusCheck(os.Args[2:]) }
 	}
+	if len(os.Args) > 1 && os.Args[1] == measureArg {
+		run = func() error { return runMeasured(os.Args[2:]) }
+	}
 	err := run()
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130) // as a shell reports Ctrl-C

@@ -3,19 +3,23 @@ package generator
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"logoindex/internal/atomicfile"
+	"logoindex/internal/par"
 )
 
 // cacheFormat names the layout of the cache file; a file of another
@@ -323,10 +327,15 @@ func (t *tree) mkdirs(d string) error {
 // changedDirs lists the folders whose mtime is not the recorded one: an
 // entry was added or removed since.
 func (t *tree) changedDirs() []string {
+	dirs := slices.Collect(maps.Keys(t.rec.Dirs))
+	isChanged := make([]bool, len(dirs))
+	par.For(context.Background(), len(dirs), 0, func(i int) {
+		info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(dirs[i])))
+		isChanged[i] = err != nil || !info.IsDir() || info.ModTime().UnixNano() != t.rec.Dirs[dirs[i]]
+	})
 	var changed []string
-	for d, mtime := range t.rec.Dirs {
-		info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(d)))
-		if err != nil || !info.IsDir() || info.ModTime().UnixNano() != mtime {
+	for i, d := range dirs {
+		if isChanged[i] {
 			changed = append(changed, d)
 		}
 	}
