@@ -219,16 +219,24 @@ func treeStats(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// builtGolden copies the golden sources and builds them once with a
+// cache, for a test of the rebuild that follows.
+func builtGolden(t *testing.T) (src, out string, opts TreeOptions) {
+	t.Helper()
+	src = copyDir(t, "testdata/golden/src")
+	out = filepath.Join(t.TempDir(), "dist")
+	opts = TreeOptions{CacheFile: DefaultCachePath(out)}
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	return src, out, opts
+}
+
 // TestBuildTreeInvalidLeavesTree checks that a rebuild with an invalid
 // logo fails with its problem and leaves the live tree as it was, and
 // that the next good build is right again.
 func TestBuildTreeInvalidLeavesTree(t *testing.T) {
-	src := copyDir(t, "testdata/golden/src")
-	out := filepath.Join(t.TempDir(), "dist")
-	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
-	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
-		t.Fatal(err)
-	}
+	src, out, opts := builtGolden(t)
 	before := readTree(t, out)
 	stats := treeStats(t, out)
 	editFile(t, filepath.Join(src, "acme/icon.svg"), "<svg", `<svg onload="alert(1)"`)
@@ -327,12 +335,7 @@ func TestBuildTreeMemo(t *testing.T) {
 // (r/registry.json) fails a streamed build too, cached or not, and the
 // live tree stays as it was.
 func TestBuildTreeSlugClash(t *testing.T) {
-	src := copyDir(t, "testdata/golden/src")
-	out := filepath.Join(t.TempDir(), "dist")
-	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
-	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
-		t.Fatal(err)
-	}
+	src, out, opts := builtGolden(t)
 	before := readTree(t, out)
 	if err := os.CopyFS(filepath.Join(src, "registry"), os.DirFS(filepath.Join(src, "acme"))); err != nil {
 		t.Fatal(err)
