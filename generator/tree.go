@@ -100,9 +100,10 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	b.cached = (opts.CacheFile != "" || opts.Memo != nil) && opts.Render.Templates == nil
 	if b.cached {
 		b.program = programID()
-		if m := opts.Memo; m != nil && m.cache != nil && m.out == out.dir {
+		if m := opts.Memo; m.current(out.dir, opts.CacheFile) {
 			b.old, b.trusted = m.cache, true
 		} else if opts.CacheFile != "" {
+			b.cacheStamp = stampOf(opts.CacheFile)
 			b.old = readTreeCache(opts.CacheFile, b.program)
 		}
 	}
@@ -250,6 +251,8 @@ type treeBuild struct {
 	// trusted is set when old comes from a Memo: this process wrote the
 	// trees it describes, so their files are not checked by stat.
 	trusted bool
+	// cacheStamp is the cache file as this build read it.
+	cacheStamp fileStamp
 	// live is the tree at dir; standby the one being made, which becomes
 	// live at the swap. Without a cache the standby is a new temporary
 	// folder and the old tree is removed after the swap.
@@ -390,6 +393,9 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 			b.fail(err)
 			return true
 		}
+		s.mu.Lock()
+		delete(s.rec.Files, name) // gone, until the new file is recorded
+		s.mu.Unlock()
 	}
 	if err := s.mkdirs(path.Dir(name)); err != nil {
 		b.fail(err)
@@ -704,6 +710,9 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 		}
 	}
 	if m := b.opts.Memo; m != nil {
+		if !b.trusted {
+			m.stamp = b.cacheStamp // the file this build started from
+		}
 		m.cache, m.out, m.file = c, b.out.dir, b.opts.CacheFile
 		return nil
 	}
@@ -717,6 +726,10 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 type Memo struct {
 	cache     *treeCache
 	out, file string
+	// stamp is the cache file as this memo last read or wrote it: another
+	// process that builds the same output replaces it, and the memo is
+	// no longer trusted.
+	stamp fileStamp
 }
 
 // Save writes the memo's cache to the cache file, for the next process.
@@ -724,5 +737,30 @@ func (m *Memo) Save() error {
 	if m.cache == nil || m.file == "" {
 		return nil
 	}
-	return writeTreeCache(m.file, m.cache)
+	if err := writeTreeCache(m.file, m.cache); err != nil {
+		m.cache = nil // the file may be either; read it next time
+		return err
+	}
+	m.stamp = stampOf(m.file)
+	return nil
+}
+
+// current reports whether the memo describes the trees of out: it holds
+// a build of out, and no other process has built out since.
+func (m *Memo) current(out, file string) bool {
+	return m != nil && m.cache != nil && m.out == out && m.file == file && stampOf(file) == m.stamp
+}
+
+// fileStamp is what stat says of a file; the zero value is no file.
+type fileStamp struct {
+	size, mtime int64
+	ino         uint64
+}
+
+func stampOf(name string) fileStamp {
+	info, err := os.Lstat(name)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{info.Size(), info.ModTime().UnixNano() | 1, inodeOf(info)}
 }

@@ -329,6 +329,21 @@ func TestBuildTreeMemo(t *testing.T) {
 	if err != nil || !res.UpToDate {
 		t.Errorf("build after the memo was saved: %+v, %v; want up to date", res, err)
 	}
+
+	// Another process builds the same output for another address: the
+	// memo no longer describes the trees, whatever the watcher says.
+	other := TreeOptions{Options: opts.Options, CacheFile: opts.CacheFile}
+	other.Render.BaseURL = "https://other.example"
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, other); err != nil {
+		t.Fatal(err)
+	}
+	opts.Changed = map[string]bool{}
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+		t.Errorf("after another process's build, the memo's build differs from a build from scratch:\n%s", diff)
+	}
 }
 
 // TestBuildTreeSlugClash: a slug whose files land on a collection file
