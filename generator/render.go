@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
-	"sync"
 
 	"logoindex/internal/par"
 	"logoindex/templates"
@@ -70,11 +69,13 @@ func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile
 		sums[i] = summarize(l)
 		files = append(files, perLogo[i]...)
 	}
-	coll, err := r.collectionFiles(col.Categories, sums)
+	err = r.collectionFiles(col.Categories, sums, func(f OutFile) error {
+		files = append(files, f)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, coll...)
 	sortFiles(files)
 	return files, nil
 }
@@ -207,38 +208,49 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 }
 
 // collectionFiles renders the files of the whole collection from the
-// summaries of its logos, in slug order: the index, the gallery and the
-// other files of the site, the registry index and the build manifest.
-func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary) ([]OutFile, error) {
-	idx := Index{Categories: []IndexCategory{}, Logos: make([]IndexLogo, 0, len(logos))}
-	for _, c := range cats {
-		idx.Categories = append(idx.Categories, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
+// summaries of its logos, in slug order: the index, the registry index,
+// the gallery and the other files of the site, and the build manifest. It
+// hands each to emit as soon as it is made, and keeps none: for a large
+// collection these files are tens of megabytes each, and a streamed build
+// writes one before it makes the next.
+func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, emit func(OutFile) error) error {
+	index := func() (OutFile, error) {
+		idx := Index{Categories: indexCategories(cats), Logos: make([]IndexLogo, 0, len(logos))}
+		for _, l := range logos {
+			idx.Logos = append(idx.Logos, IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases})
+		}
+		b, err := marshal(idx)
+		return OutFile{Name: "api/logos.json", Data: append(b, '\n')}, err
 	}
-	for _, l := range logos {
-		idx.Logos = append(idx.Logos, IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases})
+	for _, render := range []func() (OutFile, error){index, func() (OutFile, error) { return r.registry.index(logos) }} {
+		f, err := render()
+		if err == nil {
+			err = emit(f)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	// The three large files are made side by side: a rebuild after one
-	// change waits for them.
-	var (
-		wg              sync.WaitGroup
-		b               []byte
-		site            []OutFile
-		reg             OutFile
-		err, err1, err2 error
-	)
-	wg.Go(func() { site, err1 = r.site.collectionPages(idx.Categories, logos) })
-	wg.Go(func() { reg, err2 = r.registry.index(logos) })
-	b, err = marshal(idx)
-	wg.Wait()
-	if err := errors.Join(err, err1, err2); err != nil {
-		return nil, err
+	site, err := r.site.collectionPages(indexCategories(cats), logos)
+	if err != nil {
+		return err
 	}
-	files := []OutFile{{Name: "api/logos.json", Data: append(b, '\n')}}
-	files = append(files, r.assets...)
-	files = append(files, site...)
 	manifest, err := manifestFile(r.base, r.logos)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append(files, reg, manifest), nil
+	for _, f := range slices.Concat(r.assets, site, []OutFile{manifest}) {
+		if err := emit(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func indexCategories(cats []CategoryCount) []IndexCategory {
+	out := []IndexCategory{}
+	for _, c := range cats {
+		out = append(out, IndexCategory{Slug: c.Slug, Name: c.Name, Count: c.Count})
+	}
+	return out
 }

@@ -186,19 +186,22 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		return res, nil
 	}
 
-	// Phase two: the collection's files, the clash check over every
-	// output name, then the logos that came from the cache.
-	coll, err := r.collectionFiles(counts, sums)
+	// Phase two: the collection's files, each written as it is made, the
+	// clash check over every output name (before the swap, so a clash
+	// leaves dir as it was), then the logos that came from the cache.
+	var coll []OutFile // names only
+	err = r.collectionFiles(counts, sums, func(f OutFile) error {
+		h := hashOf(f.Data)
+		b.collection = append(b.collection, fileHash{f.Name, h})
+		b.place(f.Name, h, f.Data)
+		coll = append(coll, OutFile{Name: f.Name})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	if err := b.clashes(coll); err != nil {
 		return nil, err
-	}
-	b.collection = make([]fileHash, len(coll))
-	for i, f := range coll {
-		b.collection[i] = fileHash{f.Name, hashOf(f.Data)}
-		b.place(f.Name, b.collection[i].Hash, f.Data)
 	}
 	par.For(ctx, len(b.logos), opts.Workers, func(i int) {
 		if l := b.logos[i]; l.hit {
