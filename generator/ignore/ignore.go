@@ -174,8 +174,10 @@ func compile(text string) (p *Pattern, at int, msg string) {
 	if !anchored && !strings.Contains(body, "/") {
 		p.glob = "**/" + body
 	}
-	if !doublestar.ValidatePattern(p.glob) {
-		// invalid mirrors doublestar's rules; this is the safety net.
+	// invalid mirrors doublestar's rules; this is the safety net. Match is
+	// asked too: it refuses some patterns ValidatePattern lets through
+	// (a { inside a negated class, "[!0b0{]", found by FuzzParse).
+	if _, err := doublestar.Match(p.glob, "a/b"); err != nil || !doublestar.ValidatePattern(p.glob) {
 		return nil, offset, "is not a valid doublestar pattern"
 	}
 	return p, 0, ""
