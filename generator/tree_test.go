@@ -370,3 +370,43 @@ func TestBuildTreeSlugClash(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildTreeRefusesForeignCache builds with a cache file that names a
+// path outside the tree, as a cache restored from an untrusted branch
+// could: the build ignores the file and removes nothing outside.
+func TestBuildTreeRefusesForeignCache(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "dist")
+	victim := filepath.Join(dir, "victim.txt")
+	writeFile(t, victim, []byte("keep me"))
+	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	c := readTreeCache(opts.CacheFile, programID())
+	if c == nil || len(c.Trees) == 0 {
+		t.Fatal("the first build wrote no usable cache")
+	}
+	for _, tr := range c.Trees {
+		tr.Files["../victim.txt"] = fileState{}
+	}
+	if err := writeTreeCache(opts.CacheFile, c); err != nil {
+		t.Fatal(err)
+	}
+	if readTreeCache(opts.CacheFile, programID()) != nil {
+		t.Error("a cache naming ../victim.txt was accepted")
+	}
+	editFile(t, filepath.Join(src, "acme/logo.yaml"), "name: Acme & Co.", "name: Acme and Co.")
+	for range 2 { // the second build's standby is the first's live tree
+		if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("a build removed a file outside its trees: %v", err)
+	}
+	if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+		t.Errorf("tree differs from a build from scratch:\n%s", diff)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,13 +107,65 @@ func readTreeCache(name, program string) *treeCache {
 	}
 	defer f.Close()
 	var c treeCache
-	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&c); err != nil || c.Format != cacheFormat {
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&c); err != nil || c.Format != cacheFormat || !c.valid() {
 		return nil
 	}
 	if c.Program != program {
 		c.Logos, c.Collection, c.CollectionFiles = nil, hash{}, nil
 	}
+	for _, t := range c.Trees { // gob gives nil for an empty map
+		if t.Files == nil {
+			t.Files = map[string]fileState{}
+		}
+		if t.Dirs == nil {
+			t.Dirs = map[string]int64{}
+		}
+	}
 	return &c
+}
+
+// valid reports whether every path the cache names is a clean path inside
+// a tree or a logo folder: the build removes and links files by these
+// names, and a cache restored from elsewhere (a CI cache another branch
+// wrote) must not point it at "../" anything.
+func (c *treeCache) valid() bool {
+	ok := func(name string) bool { return fs.ValidPath(name) && name != "." }
+	for _, f := range c.CollectionFiles {
+		if !ok(f.Name) {
+			return false
+		}
+	}
+	for slug, l := range c.Logos {
+		if CheckSlug(slug) != "" || l == nil || l.Summary == nil {
+			return false
+		}
+		for _, in := range l.Inputs {
+			if !ok(in.Name) || strings.Contains(in.Name, "/") {
+				return false
+			}
+		}
+		for _, f := range l.Files {
+			if !ok(f.Name) {
+				return false
+			}
+		}
+	}
+	for _, t := range c.Trees {
+		if t == nil {
+			return false
+		}
+		for name := range t.Files {
+			if !ok(name) {
+				return false
+			}
+		}
+		for d := range t.Dirs {
+			if !fs.ValidPath(d) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // writeTreeCache replaces the cache file atomically, so a crash leaves the
