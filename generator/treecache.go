@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -25,7 +26,7 @@ import (
 
 // cacheFormat names the layout of the cache file; a file of another
 // layout is ignored.
-const cacheFormat = "logoindex-tree-cache-1"
+const cacheFormat = "logoindex-tree-cache-2"
 
 // racyWindow is how close to the start of the build that recorded it a
 // source's mtime may be before its stat is no longer trusted: a file
@@ -88,6 +89,81 @@ type treeRecord struct {
 	// Dirs maps every folder of the tree (and "." for its root) to its
 	// mtime, which changes when an entry is added or removed.
 	Dirs map[string]int64
+}
+
+// GobEncode writes the record flat: the names as one string and the
+// states as fixed-size binary, which gob reads several times faster than
+// maps of structs (the cache of 3,470 logos holds 37,000 entries, and a
+// no-op build reads all of them).
+func (r *treeRecord) GobEncode() ([]byte, error) {
+	var names strings.Builder
+	states := make([]byte, 0, len(r.Files)*fileStateSize)
+	for name, st := range r.Files {
+		names.WriteString(name)
+		names.WriteByte(0)
+		states = append(states, st.Hash[:]...)
+		states = binary.LittleEndian.AppendUint64(states, uint64(st.Size))
+		states = binary.LittleEndian.AppendUint64(states, uint64(st.MTime))
+		states = binary.LittleEndian.AppendUint64(states, st.Ino)
+	}
+	var dirs strings.Builder
+	mtimes := make([]int64, 0, len(r.Dirs))
+	for d, m := range r.Dirs {
+		dirs.WriteString(d)
+		dirs.WriteByte(0)
+		mtimes = append(mtimes, m)
+	}
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(flatRecord{r.Dev, r.Ino, names.String(), states, dirs.String(), mtimes})
+	return buf.Bytes(), err
+}
+
+// GobDecode reads what GobEncode wrote, refusing a record whose parts do
+// not line up.
+func (r *treeRecord) GobDecode(b []byte) error {
+	var f flatRecord
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&f); err != nil {
+		return err
+	}
+	names := splitNames(f.Names)
+	dirs := splitNames(f.Dirs)
+	if len(names)*fileStateSize != len(f.States) || len(dirs) != len(f.MTimes) {
+		return errors.New("damaged tree record")
+	}
+	r.Dev, r.Ino = f.Dev, f.Ino
+	r.Files = make(map[string]fileState, len(names))
+	for i, name := range names {
+		b := f.States[i*fileStateSize:]
+		var st fileState
+		copy(st.Hash[:], b)
+		st.Size = int64(binary.LittleEndian.Uint64(b[16:]))
+		st.MTime = int64(binary.LittleEndian.Uint64(b[24:]))
+		st.Ino = binary.LittleEndian.Uint64(b[32:])
+		r.Files[name] = st
+	}
+	r.Dirs = make(map[string]int64, len(dirs))
+	for i, d := range dirs {
+		r.Dirs[d] = f.MTimes[i]
+	}
+	return nil
+}
+
+// flatRecord is a treeRecord as the cache file holds it.
+type flatRecord struct {
+	Dev, Ino uint64
+	Names    string // NUL-terminated
+	States   []byte // fileStateSize bytes a name
+	Dirs     string // NUL-terminated
+	MTimes   []int64
+}
+
+const fileStateSize = 16 + 8 + 8 + 8
+
+func splitNames(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
 }
 
 // fileState is an output file: its content hash and the stat it had after
