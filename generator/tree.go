@@ -594,44 +594,27 @@ func (b *treeBuild) prune() error {
 // removed; with one it stays as the next build's standby.
 func (b *treeBuild) swap() error {
 	s := b.standby
-	if b.live == nil {
-		if err := os.Rename(s.dir, b.out.dir); err != nil {
-			return err
-		}
-		s.dir = b.out.dir
-		b.standby, b.live = nil, s
-		return nil
-	}
-	if !b.cached {
-		if err := swapIn(s.dir, b.out.dir, b.out.parent, b.out.base); err != nil {
-			return err
-		}
-		s.dir = b.out.dir
-		b.standby, b.live = nil, s
-		return nil
-	}
-	ok, err := exchange(s.dir, b.out.dir)
+	old, err := b.out.exchange(s.dir)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		// No atomic exchange here: two renames, with a moment where dir
-		// is missing (cleanLeftovers puts the old tree back if a crash
-		// hits it), then the old tree becomes the standby.
-		old := filepath.Join(b.out.parent, "."+b.out.base+"-old-standby")
-		if err := os.Rename(b.out.dir, old); err != nil {
-			return err
+	s.dir = b.out.dir
+	switch {
+	case old == "": // there was no live tree
+		b.live, b.standby = s, nil
+	case !b.cached:
+		b.live, b.standby = s, nil
+		return os.RemoveAll(old)
+	default:
+		standby := standbyDir(b.out)
+		if old != standby { // the fallback's -old- folder
+			if err := os.Rename(old, standby); err != nil {
+				return err
+			}
 		}
-		if err := os.Rename(s.dir, b.out.dir); err != nil {
-			os.Rename(old, b.out.dir)
-			return err
-		}
-		if err := os.Rename(old, s.dir); err != nil {
-			return err
-		}
+		b.live.dir = standby
+		b.live, b.standby = s, b.live
 	}
-	s.dir, b.live.dir = b.live.dir, s.dir
-	b.live, b.standby = s, b.live
 	return nil
 }
 
@@ -659,12 +642,12 @@ func (b *treeBuild) openTrees() error {
 		b.live.trusted = b.trusted
 	}
 	if !b.cached {
-		dir, err := os.MkdirTemp(b.out.parent, "."+b.out.base+"-tmp-")
+		dir, err := b.out.tempTree()
 		if err != nil {
 			return err
 		}
 		b.standby = &tree{dir: dir, rec: newTreeRecord(), made: map[string]bool{}}
-		return os.Chmod(dir, 0o755) // MkdirTemp makes it 0700
+		return nil
 	}
 	dir := standbyDir(b.out)
 	if b.standby, err = openTree(dir, b.old); err != nil {

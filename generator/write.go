@@ -42,7 +42,7 @@ func WriteTree(ctx context.Context, dir string, files []OutFile) error {
 	}
 	defer out.unlock()
 
-	tmp, err := os.MkdirTemp(out.parent, "."+out.base+"-tmp-")
+	tmp, err := out.tempTree()
 	if err != nil {
 		return err
 	}
@@ -52,20 +52,21 @@ func WriteTree(ctx context.Context, dir string, files []OutFile) error {
 			os.RemoveAll(tmp)
 		}
 	}()
-	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
-		return err
-	}
 	if err := writeFiles(ctx, tmp, files); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := swapIn(tmp, out.dir, out.parent, out.base); err != nil {
+	old, err := out.exchange(tmp)
+	if err != nil {
 		return err
 	}
 	done = true
-	return nil
+	if old == "" {
+		return nil
+	}
+	return os.RemoveAll(old)
 }
 
 // output is an output folder, locked for one build.
@@ -121,34 +122,51 @@ func writeFiles(ctx context.Context, root string, files []OutFile) error {
 	return errors.Join(errs...)
 }
 
-// swapIn makes tmp the new dir and removes the old tree.
-func swapIn(tmp, dir, parent, base string) error {
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		return os.Rename(tmp, dir)
-	}
-	ok, err := exchange(tmp, dir)
+// tempTree makes a new, empty folder beside the output for a tree being
+// written; cleanLeftovers removes it if the build dies.
+func (o *output) tempTree() (string, error) {
+	tmp, err := os.MkdirTemp(o.parent, "."+o.base+"-tmp-")
 	if err != nil {
-		return err
+		return "", err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// exchange makes the tree at tmp the output folder and returns where the
+// old tree is now: at tmp after an atomic exchange, in a hidden -old-
+// folder beside the output after the two-rename fallback, or "" when
+// there was none. The caller removes it or keeps it as a standby.
+func (o *output) exchange(tmp string) (old string, err error) {
+	if _, err := os.Lstat(o.dir); errors.Is(err, fs.ErrNotExist) {
+		return "", os.Rename(tmp, o.dir)
+	}
+	ok, err := exchange(tmp, o.dir)
+	if err != nil {
+		return "", err
 	}
 	if ok {
-		// tmp now holds the old tree.
-		return os.RemoveAll(tmp)
+		return tmp, nil
 	}
-	// No atomic exchange here: two renames, with a moment where dir is
-	// missing. cleanLeftovers puts the old tree back if a crash hits it.
-	old := filepath.Join(parent, "."+base+"-old-"+filepath.Base(tmp)[len(base)+6:])
-	if err := os.Rename(dir, old); err != nil {
-		return err
+	// No atomic exchange here: two renames, with a moment where the
+	// output is missing. cleanLeftovers puts the old tree back if a crash
+	// hits it.
+	old = filepath.Join(o.parent, "."+o.base+"-old-"+filepath.Base(tmp))
+	if err := os.Rename(o.dir, old); err != nil {
+		return "", err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.Rename(old, dir)
-		return err
+	if err := os.Rename(tmp, o.dir); err != nil {
+		os.Rename(old, o.dir)
+		return "", err
 	}
-	return os.RemoveAll(old)
+	return old, nil
 }
 
 // cleanLeftovers removes what a killed build left beside dir, restoring the
-// old tree first if the build died between the two renames of swapIn.
+// old tree first if the build died between the two renames of exchange.
 func cleanLeftovers(parent, base string) error {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
