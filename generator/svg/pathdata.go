@@ -3,6 +3,7 @@ package svg
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -829,6 +830,26 @@ func b2i(b bool) int64 {
 	return 0
 }
 
+// replaceableCubics yields the index of each cubic curve of segs that the
+// next segment does not reflect, with the point the curve starts from:
+// the curves a pass may replace with a simpler segment to the same end.
+// The body may replace segs[i]; the next start is taken before it runs.
+func replaceableCubics(segs []pathSeg) iter.Seq2[int, point] {
+	return func(yield func(int, point) bool) {
+		var cur point
+		for i := range segs {
+			a := cur
+			cur = segs[i].end()
+			if segs[i].cmd != 'C' || i+1 < len(segs) && segs[i+1].smooth {
+				continue
+			}
+			if !yield(i, a) {
+				return
+			}
+		}
+	}
+}
+
 // straightenCurves turns into lines the cubic curves whose control points
 // lie within tol of their chord, between its ends: such a curve is drawn
 // within tol of the line. A flat chord takes only exact collinearity, as
@@ -836,14 +857,8 @@ func b2i(b bool) int64 {
 // next segment reflects stays a curve. Only dashes, which follow the curve's
 // parameter, could tell; the caller leaves dashed drawings alone.
 func straightenCurves(segs []pathSeg, tol, eps float64) {
-	var cur point
-	for i := range segs {
+	for i, a := range replaceableCubics(segs) {
 		s := &segs[i]
-		a := cur
-		cur = s.end()
-		if s.cmd != 'C' || i+1 < len(segs) && segs[i+1].smooth {
-			continue
-		}
 		b := s.p[2]
 		dx, dy := b.x-a.x, b.y-a.y
 		l2 := dx*dx + dy*dy
@@ -873,14 +888,8 @@ func straightenCurves(segs []pathSeg, tol, eps float64) {
 // segment reflects stays cubic.
 func quadratics(segs []pathSeg, tol, eps float64) {
 	flatEnd, flatCtl, _, _ := flatPoints(segs, 0)
-	var cur point
-	for i := range segs {
+	for i, a := range replaceableCubics(segs) {
 		s := &segs[i]
-		a := cur
-		cur = s.end()
-		if s.cmd != 'C' || i+1 < len(segs) && segs[i+1].smooth {
-			continue
-		}
 		b := s.p[2]
 		q := point{
 			((3*s.p[0].x - a.x) + (3*s.p[1].x - b.x)) / 4,
