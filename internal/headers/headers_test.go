@@ -2,6 +2,7 @@ package headers
 
 import (
 	"net/http"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,7 +27,7 @@ func TestPathPattern(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.rule, err)
 		}
-		r := Rule{Path: tc.rule, re: re}
+		r := Rule{Path: tc.rule, re: func() (*regexp.Regexp, error) { return re, nil }}
 		for _, p := range tc.match {
 			if !r.Match(p) {
 				t.Errorf("rule %s should match %s", tc.rule, p)
@@ -90,6 +91,16 @@ func TestHeadersFor(t *testing.T) {
 	} {
 		if diff := cmp.Diff(tc.want, rules.For(tc.path)); diff != "" {
 			t.Errorf("For(%s) (-want +got):\n%s", tc.path, diff)
+		}
+	}
+}
+
+// TestSiteRulesCompile checks that every path of the Site table compiles,
+// which compileLazily leaves to the first use.
+func TestSiteRulesCompile(t *testing.T) {
+	for _, r := range Site {
+		if _, err := r.re(); err != nil {
+			t.Errorf("rule %s: %v", r.Path, err)
 		}
 	}
 }

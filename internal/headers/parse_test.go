@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/textproto"
+	"regexp"
 	"strings"
 )
 
@@ -30,7 +31,7 @@ func Parse(data []byte) (Rules, error) {
 			if err != nil {
 				return nil, fmt.Errorf("_headers:%d: %w", n, err)
 			}
-			rules = append(rules, Rule{Path: line, re: re})
+			rules = append(rules, Rule{Path: line, re: func() (*regexp.Regexp, error) { return re, nil }})
 			continue
 		}
 		if len(rules) == 0 {
