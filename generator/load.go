@@ -92,11 +92,12 @@ type sourceDir struct {
 	dir           string // display path
 	ignore        *ignore.Matcher
 	reportIgnored bool
-	patterns      []string // Options.Logos
+	stats         *statRoot // for the cache's stats of sources
+	patterns      []string  // Options.Logos
 }
 
 func newSourceDir(fsys fs.FS, opts Options) *sourceDir {
-	return &sourceDir{fsys: fsys, dir: opts.Dir, ignore: ignore.New(), reportIgnored: opts.ReportIgnored, patterns: opts.Logos}
+	return &sourceDir{fsys: fsys, dir: opts.Dir, ignore: ignore.New(), reportIgnored: opts.ReportIgnored, patterns: opts.Logos, stats: &statRoot{fsys: fsys}}
 }
 
 // selected reports whether the logo slug is checked in full: the patterns

@@ -55,3 +55,30 @@ func inodeOf(info fs.FileInfo) uint64 {
 	}
 	return 0
 }
+
+const haveStatAt = true
+
+// statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW).
+func statAt(fd int, name string) (fileStat, error) {
+	var st unix.Stat_t
+	var err error
+	for {
+		if err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return fileStat{}, &fs.PathError{Op: "fstatat", Path: name, Err: err}
+	}
+	var mode fs.FileMode
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFDIR:
+		mode = fs.ModeDir
+	case unix.S_IFLNK:
+		mode = fs.ModeSymlink
+	default:
+		mode = fs.ModeIrregular
+	}
+	return fileStat{mode: mode, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}, nil
+}

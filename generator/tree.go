@@ -1,9 +1,7 @@
 package generator
 
 import (
-	"bytes"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -98,22 +96,32 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 
 	b := &treeBuild{ctx: ctx, src: src, opts: opts, r: r, out: out}
 	b.cached = (opts.CacheFile != "" || opts.Memo != nil) && opts.Render.Templates == nil
+	// The cache file is read while the source folder is listed.
+	var read chan *treeCache
 	if b.cached {
 		b.program = programID()
 		if m := opts.Memo; m.current(out.dir, opts.CacheFile) {
 			b.old, b.trusted = m.cache, true
 		} else if opts.CacheFile != "" {
 			b.cacheStamp = stampOf(opts.CacheFile)
-			b.old = readTreeCache(opts.CacheFile, b.program)
+			read = make(chan *treeCache, 1)
+			go func() { read <- readTreeCache(opts.CacheFile, b.program) }()
 		}
-	}
-	if err := b.openTrees(); err != nil {
-		return nil, err
 	}
 	defer b.discard()
 
 	b.source = newSourceDir(src, opts.Options)
+	if b.cached {
+		b.source.stats = openStatRoot(src)
+		defer b.source.stats.close()
+	}
 	cats, slugs, probs := b.source.scan(ctx)
+	if read != nil {
+		b.old = <-read
+	}
+	if err := b.openTrees(); err != nil {
+		return nil, err
+	}
 	b.cs = newCategorySet(cats)
 	b.catNames = map[string]string{}
 	for _, c := range b.cs.list {
@@ -126,7 +134,9 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if cats != nil {
 		catData = cats.Data
 	}
-	b.settings = fmt.Sprintf("%q %q %q %q %x", opts.Dir, r.base, r.installTmpl, opts.Logos, hashOf(catData))
+	// The ignore patterns are part of it too: restat trusts a folder
+	// whose names did not change to hold the inputs it held.
+	b.settings = fmt.Sprintf("%q %q %q %q %t %q %x", opts.Dir, r.base, r.installTmpl, opts.Logos, opts.ReportIgnored, b.source.ignore.Key(), hashOf(catData))
 	if b.old != nil && (b.old.Program != b.program || b.old.Settings != b.settings) {
 		b.old.Logos, b.old.Collection, b.old.CollectionFiles = nil, hash{}, nil
 	}
@@ -189,6 +199,9 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	// Phase two: the collection's files, each written as it is made, the
 	// clash check over every output name (before the swap, so a clash
 	// leaves dir as it was), then the logos that came from the cache.
+	if b.standbyTree() == nil {
+		return nil, b.failed()
+	}
 	var coll []OutFile // names only
 	err = r.collectionFiles(counts, sums, func(f OutFile) error {
 		h := hashOf(f.Data)
@@ -260,6 +273,7 @@ type treeBuild struct {
 	// live at the swap. Without a cache the standby is a new temporary
 	// folder and the old tree is removed after the swap.
 	live, standby *tree
+	standbyOnce   sync.Once
 
 	logos      []*builtLogo
 	collection []fileHash
@@ -275,6 +289,7 @@ type builtLogo struct {
 	hit    bool // from the cache; its files are not in the standby yet
 	sum    *logoSummary
 	probs  ProblemList
+	folder inputStat // the stat of its folder, before inputs
 	inputs []inputStat
 	files  []fileHash
 }
@@ -295,28 +310,37 @@ func (b *treeBuild) failed() error {
 // else by checking, optimising and rendering it into the standby.
 func (b *treeBuild) logo(slug string) *builtLogo {
 	if b.old == nil {
-		return b.compute(slug, b.source.statInputs(slug))
+		folder, inputs := b.source.statInputs(slug)
+		return b.compute(slug, folder, inputs)
 	}
 	c := b.old.Logos[slug]
+	hit := func(folder inputStat, inputs []inputStat) *builtLogo {
+		return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, folder: folder, inputs: inputs, files: c.Files}
+	}
 	if c != nil && b.trusted && b.opts.Changed != nil && !b.opts.Changed[slug] {
 		// The watcher saw nothing change in this folder.
-		return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, inputs: c.Inputs, files: c.Files}
+		return hit(c.Folder, c.Inputs)
 	}
-	inputs := b.source.statInputs(slug)
-	if inputs != nil {
-		if c != nil {
-			if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
-				return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, inputs: in, files: c.Files}
-			}
+	var folder inputStat
+	var inputs []inputStat
+	if c != nil {
+		folder, inputs = b.restat(slug, c)
+	}
+	if inputs == nil {
+		folder, inputs = b.source.statInputs(slug)
+	}
+	if inputs != nil && c != nil {
+		if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
+			return hit(folder, in)
 		}
 	}
-	return b.compute(slug, inputs)
+	return b.compute(slug, folder, inputs)
 }
 
 // compute checks, optimises and renders a logo and writes its files into
 // the standby.
-func (b *treeBuild) compute(slug string, inputs []inputStat) *builtLogo {
-	l := &builtLogo{slug: slug}
+func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat) *builtLogo {
+	l := &builtLogo{slug: slug, folder: folder}
 	ls := b.source.logo(slug, &l.probs)
 	logo, p := checkLogo(ls, b.cs)
 	l.probs = append(l.probs, p...)
@@ -361,7 +385,8 @@ func (b *treeBuild) compute(slug string, inputs []inputStat) *builtLogo {
 func (b *treeBuild) placeCached(l *builtLogo) {
 	for _, f := range l.files {
 		if !b.place(f.Name, f.Hash, nil) {
-			c := b.compute(l.slug, b.source.statInputs(l.slug))
+			folder, inputs := b.source.statInputs(l.slug)
+			c := b.compute(l.slug, folder, inputs)
 			if c.sum == nil {
 				b.fail(fmt.Errorf("logo %s changed during the build; build again", l.slug))
 			}
@@ -375,8 +400,8 @@ func (b *treeBuild) placeCached(l *builtLogo) {
 // that one does, or writes data. With no data and no copy it reports
 // false.
 func (b *treeBuild) place(name string, h hash, data []byte) bool {
-	s := b.standby
-	if s.holds(name, h) {
+	s := b.standbyTree()
+	if s == nil || s.holds(name, h) {
 		return true
 	}
 	dst := filepath.Join(s.dir, filepath.FromSlash(name))
@@ -505,11 +530,39 @@ func (b *treeBuild) sameNames(coll []OutFile) bool {
 // of, so that a build where no logo changed need not render them to know
 // they did not change.
 func (b *treeBuild) collectionDigest(counts []CategoryCount, sums []*logoSummary) hash {
-	var buf bytes.Buffer
-	enc := gob.NewEncoder(&buf)
-	enc.Encode(counts)
-	enc.Encode(sums)
-	return hashOf(buf.Bytes())
+	if b.allHits() {
+		// The summaries are the cached ones, of the same logos, and the
+		// categories are in the settings: the digest is the cached one.
+		return b.old.Collection
+	}
+	return digestOf(func(e *encoder) {
+		e.uint(uint64(len(counts)))
+		for _, c := range counts {
+			e.str(c.Slug)
+			e.str(c.Name)
+			e.int(int64(c.Pos.Line))
+			e.int(int64(c.Pos.Col))
+			e.int(int64(c.Count))
+		}
+		e.uint(uint64(len(sums)))
+		for _, s := range sums {
+			e.summary(s)
+		}
+	})
+}
+
+// allHits reports whether every logo of the last build, and no other,
+// came from the cache.
+func (b *treeBuild) allHits() bool {
+	if b.old == nil || len(b.logos) != len(b.old.Logos) {
+		return false
+	}
+	for _, l := range b.logos {
+		if !l.hit {
+			return false
+		}
+	}
+	return true
 }
 
 // upToDate reports whether the live tree is what this build would write:
@@ -603,6 +656,9 @@ func (b *treeBuild) swap() error {
 	case old == "": // there was no live tree
 		b.live, b.standby = s, nil
 	case !b.cached:
+		if b.live != nil {
+			b.live.closeStats()
+		}
 		b.live, b.standby = s, nil
 		return os.RemoveAll(old)
 	default:
@@ -622,6 +678,11 @@ func (b *treeBuild) swap() error {
 // did not reach the swap. A standby stays: the next build finds what
 // this one wrote there by the stat of each file.
 func (b *treeBuild) discard() {
+	for _, t := range []*tree{b.live, b.standby} {
+		if t != nil {
+			t.closeStats()
+		}
+	}
 	if !b.cached && b.standby != nil {
 		os.RemoveAll(b.standby.dir)
 	}
@@ -631,8 +692,7 @@ func standbyDir(out *output) string {
 	return filepath.Join(out.parent, "."+out.base+"-standby")
 }
 
-// openTrees finds the live tree and makes the standby ready: the one the
-// cache knows, cleaned of what it does not name, or a new empty folder.
+// openTrees finds the live tree.
 func (b *treeBuild) openTrees() error {
 	var err error
 	if b.live, err = openTree(b.out.dir, b.old); err != nil {
@@ -641,6 +701,25 @@ func (b *treeBuild) openTrees() error {
 	if b.live != nil {
 		b.live.trusted = b.trusted
 	}
+	return nil
+}
+
+// standbyTree returns the standby, made ready on first use: a no-op build
+// never opens it. It returns nil, and the build fails, when it cannot be.
+func (b *treeBuild) standbyTree() *tree {
+	b.standbyOnce.Do(func() {
+		if err := b.openStandby(); err != nil {
+			b.fail(err)
+			b.standby = nil
+		}
+	})
+	return b.standby
+}
+
+// openStandby makes the standby ready: without a cache a new temporary
+// folder; with one, the standby the cache knows, cleaned of what it does
+// not name, or else a new empty folder.
+func (b *treeBuild) openStandby() error {
 	if !b.cached {
 		dir, err := b.out.tempTree()
 		if err != nil {
@@ -650,19 +729,21 @@ func (b *treeBuild) openTrees() error {
 		return nil
 	}
 	dir := standbyDir(b.out)
+	var err error
 	if b.standby, err = openTree(dir, b.old); err != nil {
 		return err
 	}
-	if b.standby != nil {
-		b.standby.trusted = b.trusted
-	}
 	if s := b.standby; s != nil && s.rec != nil {
+		s.trusted = b.trusted
 		if b.trusted {
 			return nil
 		}
 		if err := s.clean(); err == nil {
 			return nil
 		}
+	}
+	if b.standby != nil {
+		b.standby.closeStats()
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return err
@@ -682,12 +763,12 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 		return nil
 	}
 	c := &treeCache{
-		Format: cacheFormat, Program: b.program, Settings: b.settings, Started: started.UnixNano(),
+		Program: b.program, Settings: b.settings, Started: started.UnixNano(),
 		Logos: map[string]*cachedLogo{}, Collection: digest, CollectionFiles: b.collection,
 	}
 	for _, l := range b.logos {
 		if l.sum != nil && l.inputs != nil {
-			c.Logos[l.slug] = &cachedLogo{Inputs: l.inputs, Summary: l.sum, Warnings: l.probs, Files: l.files}
+			c.Logos[l.slug] = &cachedLogo{Folder: l.folder, Inputs: l.inputs, Summary: l.sum, Warnings: l.probs, Files: l.files}
 		}
 	}
 	for _, t := range []*tree{b.live, b.standby} {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,7 +113,19 @@ func editFile(t *testing.T, name, old, new string) {
 // of one source and output folder. After each, the tree must be what a
 // build from scratch writes, and the build must have redone only what
 // the change needs.
+//
+// A source whose stat is within 2 s of the build that recorded it is read
+// again (racy), which every file a test just wrote is. The second run
+// dates the cache's build an hour ahead before each step, so that every
+// stat is trusted: a logo folder whose own stat did not change is not
+// listed, and its files' stats alone tell a change.
 func TestBuildTreeRebuilds(t *testing.T) {
+	for _, aged := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stats trusted %v", aged), func(t *testing.T) { testRebuilds(t, aged) })
+	}
+}
+
+func testRebuilds(t *testing.T, aged bool) {
 	src := copyDir(t, "../source-logos")
 	out := filepath.Join(t.TempDir(), "dist")
 	opts := TreeOptions{Options: Options{Render: RenderOptions{BaseURL: "https://logos.example"}}, CacheFile: DefaultCachePath(out)}
@@ -144,6 +157,41 @@ func TestBuildTreeRebuilds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, computed: 1},
+		{name: "a variant added", edit: func(t *testing.T, src, out string) {
+			data, err := os.ReadFile(filepath.Join(github, "icon.svg"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(github, "icon-dark.svg"), data)
+		}, computed: 1},
+		{name: "an ignored file added", edit: func(t *testing.T, src, out string) {
+			writeFile(t, filepath.Join(github, ".DS_Store"), []byte("x"))
+		}, upToDate: true},
+		{name: "a source replaced by a rename, same content", edit: func(t *testing.T, src, out string) {
+			name := filepath.Join(github, "logo.yaml")
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(src, "new.tmp"), data)
+			if err := os.Rename(filepath.Join(src, "new.tmp"), name); err != nil {
+				t.Fatal(err)
+			}
+		}, upToDate: true},
+		{name: "a source edited in place, size and mtime kept", edit: func(t *testing.T, src, out string) {
+			name := filepath.Join(github, "logo.yaml")
+			info, err := os.Stat(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			editFile(t, name, "name: GitHub", "name: Github")
+			if err := os.Chtimes(name, info.ModTime(), info.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}, computed: 1},
+		{name: "and back", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(github, "logo.yaml"), "name: Github", "name: GitHub")
+		}, computed: 1},
 		{name: "a logo removed", edit: func(t *testing.T, src, out string) {
 			if err := os.RemoveAll(filepath.Join(src, "docker")); err != nil {
 				t.Fatal(err)
@@ -174,6 +222,14 @@ func TestBuildTreeRebuilds(t *testing.T) {
 		{name: "no change again", upToDate: true},
 	}
 	for _, step := range steps {
+		if aged {
+			if c := readTreeCache(opts.CacheFile, programID()); c != nil {
+				c.Started = time.Now().Add(time.Hour).UnixNano()
+				if err := writeTreeCache(opts.CacheFile, c); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 		if step.edit != nil {
 			step.edit(t, src, out)
 		}
@@ -389,13 +445,19 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 		t.Fatal("the first build wrote no usable cache")
 	}
 	for _, tr := range c.Trees {
+		if err := tr.decode(); err != nil {
+			t.Fatal(err)
+		}
 		tr.Files["../victim.txt"] = fileState{}
 	}
 	if err := writeTreeCache(opts.CacheFile, c); err != nil {
 		t.Fatal(err)
 	}
-	if readTreeCache(opts.CacheFile, programID()) != nil {
-		t.Error("a cache naming ../victim.txt was accepted")
+	// The trees' records are decoded when a build opens the tree.
+	for _, tr := range readTreeCache(opts.CacheFile, programID()).Trees {
+		if tr.decode() == nil {
+			t.Error("a tree record naming ../victim.txt was accepted")
+		}
 	}
 	editFile(t, filepath.Join(src, "acme/logo.yaml"), "name: Acme & Co.", "name: Acme and Co.")
 	for range 2 { // the second build's standby is the first's live tree
@@ -408,5 +470,21 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 	}
 	if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
 		t.Errorf("tree differs from a build from scratch:\n%s", diff)
+	}
+}
+
+// TestProgramID checks the cache's program identity against the go
+// command's own reading of this test binary's build ID.
+func TestProgramID(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "tool", "buildid", exe).Output()
+	if err != nil {
+		t.Skipf("go tool buildid (the go command is needed to check the build ID): %v", err)
+	}
+	if got, want := programID(), "go:"+strings.TrimSpace(string(out)); got != want {
+		t.Errorf("programID() = %q, want %q", got, want)
 	}
 }

@@ -1,12 +1,10 @@
 package generator
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
-	"encoding/gob"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -23,10 +21,6 @@ import (
 	"logoindex/internal/atomicfile"
 	"logoindex/internal/par"
 )
-
-// cacheFormat names the layout of the cache file; a file of another
-// layout is ignored.
-const cacheFormat = "logoindex-tree-cache-2"
 
 // racyWindow is how close to the start of the build that recorded it a
 // source's mtime may be before its stat is no longer trusted: a file
@@ -51,7 +45,6 @@ type fileHash struct {
 
 // treeCache is the cache file: what the last build knew.
 type treeCache struct {
-	Format string
 	// Program and Settings tell whether the logos can be reused: the
 	// same program (by its Go build ID) with the same options.
 	Program, Settings string
@@ -66,6 +59,9 @@ type treeCache struct {
 
 // cachedLogo is a logo as the last build made it.
 type cachedLogo struct {
+	// Folder is the stat of the logo folder (Name "."; no Hash): while
+	// its mtime stays, it holds the same names, and only they need a stat.
+	Folder   inputStat
 	Inputs   []inputStat // its folder's files, sorted by name
 	Summary  *logoSummary
 	Warnings ProblemList
@@ -89,81 +85,9 @@ type treeRecord struct {
 	// Dirs maps every folder of the tree (and "." for its root) to its
 	// mtime, which changes when an entry is added or removed.
 	Dirs map[string]int64
-}
-
-// GobEncode writes the record flat: the names as one string and the
-// states as fixed-size binary, which gob reads several times faster than
-// maps of structs (the cache of 3,470 logos holds 37,000 entries, and a
-// no-op build reads all of them).
-func (r *treeRecord) GobEncode() ([]byte, error) {
-	var names strings.Builder
-	states := make([]byte, 0, len(r.Files)*fileStateSize)
-	for name, st := range r.Files {
-		names.WriteString(name)
-		names.WriteByte(0)
-		states = append(states, st.Hash[:]...)
-		states = binary.LittleEndian.AppendUint64(states, uint64(st.Size))
-		states = binary.LittleEndian.AppendUint64(states, uint64(st.MTime))
-		states = binary.LittleEndian.AppendUint64(states, st.Ino)
-	}
-	var dirs strings.Builder
-	mtimes := make([]int64, 0, len(r.Dirs))
-	for d, m := range r.Dirs {
-		dirs.WriteString(d)
-		dirs.WriteByte(0)
-		mtimes = append(mtimes, m)
-	}
-	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(flatRecord{r.Dev, r.Ino, names.String(), states, dirs.String(), mtimes})
-	return buf.Bytes(), err
-}
-
-// GobDecode reads what GobEncode wrote, refusing a record whose parts do
-// not line up.
-func (r *treeRecord) GobDecode(b []byte) error {
-	var f flatRecord
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&f); err != nil {
-		return err
-	}
-	names := splitNames(f.Names)
-	dirs := splitNames(f.Dirs)
-	if len(names)*fileStateSize != len(f.States) || len(dirs) != len(f.MTimes) {
-		return errors.New("damaged tree record")
-	}
-	r.Dev, r.Ino = f.Dev, f.Ino
-	r.Files = make(map[string]fileState, len(names))
-	for i, name := range names {
-		b := f.States[i*fileStateSize:]
-		var st fileState
-		copy(st.Hash[:], b)
-		st.Size = int64(binary.LittleEndian.Uint64(b[16:]))
-		st.MTime = int64(binary.LittleEndian.Uint64(b[24:]))
-		st.Ino = binary.LittleEndian.Uint64(b[32:])
-		r.Files[name] = st
-	}
-	r.Dirs = make(map[string]int64, len(dirs))
-	for i, d := range dirs {
-		r.Dirs[d] = f.MTimes[i]
-	}
-	return nil
-}
-
-// flatRecord is a treeRecord as the cache file holds it.
-type flatRecord struct {
-	Dev, Ino uint64
-	Names    string // NUL-terminated
-	States   []byte // fileStateSize bytes a name
-	Dirs     string // NUL-terminated
-	MTimes   []int64
-}
-
-const fileStateSize = 16 + 8 + 8 + 8
-
-func splitNames(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
+	// encoded is Files and Dirs as the cache file holds them, until
+	// decode (Files is nil till then).
+	encoded string
 }
 
 // fileState is an output file: its content hash and the stat it had after
@@ -177,37 +101,28 @@ type fileState struct {
 // readTreeCache reads the cache file; a missing, damaged or foreign file
 // gives nil. The logos are dropped when the program changed.
 func readTreeCache(name, program string) *treeCache {
-	f, err := os.Open(name)
+	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	var c treeCache
-	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&c); err != nil || c.Format != cacheFormat || !c.valid() {
+	c, err := decodeCache(data)
+	if err != nil || !c.valid() {
 		return nil
 	}
 	if c.Program != program {
 		c.Logos, c.Collection, c.CollectionFiles = nil, hash{}, nil
 	}
-	for _, t := range c.Trees { // gob gives nil for an empty map
-		if t.Files == nil {
-			t.Files = map[string]fileState{}
-		}
-		if t.Dirs == nil {
-			t.Dirs = map[string]int64{}
-		}
-	}
-	return &c
+	return c
 }
 
 // valid reports whether every path the cache names is a clean path inside
 // a tree or a logo folder: the build removes and links files by these
 // names, and a cache restored from elsewhere (a CI cache another branch
-// wrote) must not point it at "../" anything.
+// wrote) must not point it at "../" anything. The trees' names are
+// checked as they are decoded.
 func (c *treeCache) valid() bool {
-	ok := func(name string) bool { return fs.ValidPath(name) && name != "." }
 	for _, f := range c.CollectionFiles {
-		if !ok(f.Name) {
+		if !validName(f.Name) {
 			return false
 		}
 	}
@@ -216,27 +131,12 @@ func (c *treeCache) valid() bool {
 			return false
 		}
 		for _, in := range l.Inputs {
-			if !ok(in.Name) || strings.Contains(in.Name, "/") {
+			if !validName(in.Name) || strings.Contains(in.Name, "/") {
 				return false
 			}
 		}
 		for _, f := range l.Files {
-			if !ok(f.Name) {
-				return false
-			}
-		}
-	}
-	for _, t := range c.Trees {
-		if t == nil {
-			return false
-		}
-		for name := range t.Files {
-			if !ok(name) {
-				return false
-			}
-		}
-		for d := range t.Dirs {
-			if !fs.ValidPath(d) {
+			if !validName(f.Name) {
 				return false
 			}
 		}
@@ -244,14 +144,19 @@ func (c *treeCache) valid() bool {
 	return true
 }
 
+// validName reports whether name is a clean slash-separated path below
+// a folder.
+func validName(name string) bool { return fs.ValidPath(name) && name != "." }
+
 // writeTreeCache replaces the cache file atomically, so a crash leaves the
 // old one or the new one.
 func writeTreeCache(name string, c *treeCache) error {
-	return atomicfile.WriteFunc(name, 0o600, func(w io.Writer) error { return gob.NewEncoder(w).Encode(c) })
+	return atomicfile.WriteFunc(name, 0o600, func(w io.Writer) error { return encodeCache(w, c) })
 }
 
 // programID identifies the running program: its Go build ID, which
-// changes with any change to its code, or else a hash of the executable.
+// changes with any change to its code, or else a hash of the executable
+// (which takes 50 ms for this one: most of a no-op build's budget).
 var programID = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -262,58 +167,119 @@ var programID = sync.OnceValue(func() string {
 		return ""
 	}
 	defer f.Close()
-	// The linker puts the build ID near the start of the file.
-	head := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	const marker = "\xff Go build ID: \""
-	if i := bytes.Index(head, []byte(marker)); i >= 0 {
-		rest := head[i+len(marker):]
-		if j := bytes.IndexByte(rest, '"'); j > 0 {
-			return "go:" + string(rest[:j])
-		}
+	if id := buildID(f); id != "" {
+		return "go:" + id
 	}
 	h := sha256.New()
-	h.Write(head)
 	if _, err := io.Copy(h, f); err != nil {
 		return ""
 	}
 	return fmt.Sprintf("sha256:%x", h.Sum(nil))
 })
 
-// statInputs lists the files of a logo folder with their stat; nil when
-// the file system gives no inode (fstest.MapFS) or the folder holds
-// anything but regular files, which only a full check reports on. Ignored
-// files are left out, as the loader leaves them unread, unless they are to
-// be reported or have a source file's name.
-func (s *sourceDir) statInputs(slug string) []inputStat {
+// buildID reads the Go build ID of an executable as cmd/internal/buildid
+// does: from the ELF note the linker writes, or else from the marker it
+// puts near the start of the text on other formats.
+func buildID(f *os.File) string {
+	if e, err := elf.NewFile(f); err == nil {
+		if s := e.Section(".note.go.buildid"); s != nil {
+			// namesz, descsz, type, "Go\x00\x00", then the ID.
+			note, err := s.Data()
+			if err == nil && len(note) > 16 && string(note[12:16]) == "Go\x00\x00" {
+				if n := int(e.ByteOrder.Uint32(note[4:])); n <= len(note)-16 {
+					return string(note[16 : 16+n])
+				}
+			}
+		}
+		return ""
+	}
+	head := make([]byte, 64<<10)
+	n, _ := f.ReadAt(head, 0)
+	const marker = "\xff Go build ID: \""
+	if i := bytes.Index(head[:n], []byte(marker)); i >= 0 {
+		rest := head[i+len(marker) : n]
+		if j := bytes.IndexByte(rest, '"'); j > 0 {
+			return string(rest[:j])
+		}
+	}
+	return ""
+}
+
+// statInputs lists the files of a logo folder with their stat, and gives
+// the folder's own stat, taken first; nil when the file system gives no
+// inode (fstest.MapFS) or the folder holds anything but regular files,
+// which only a full check reports on. Ignored files are left out, as the
+// loader leaves them unread, unless they are to be reported or have a
+// source file's name.
+func (s *sourceDir) statInputs(slug string) (inputStat, []inputStat) {
+	folder, ok := s.inputAt(slug, ".")
+	if !ok {
+		return folder, nil
+	}
 	entries, err := fs.ReadDir(s.fsys, slug)
 	if err != nil {
-		return nil
+		return folder, nil
 	}
 	in := make([]inputStat, 0, len(entries))
 	for _, e := range entries {
 		rel := path.Join(slug, e.Name())
 		if s.ignore.Match(rel, e.IsDir()) != nil {
 			if s.reportIgnored || isSourceName(rel) {
-				return nil
+				return folder, nil
 			}
 			continue
 		}
 		if !e.Type().IsRegular() {
-			return nil
+			return folder, nil
 		}
 		info, err := e.Info()
 		if err != nil {
-			return nil
+			return folder, nil
 		}
-		ino, ctime, ok := fileID(info)
-		if !ok {
-			return nil
+		st := statOfInfo(info)
+		if st.ino == 0 {
+			return folder, nil
 		}
-		in = append(in, inputStat{Name: e.Name(), Size: info.Size(), MTime: info.ModTime().UnixNano(), CTime: ctime, Ino: ino})
+		in = append(in, st.input(e.Name()))
 	}
-	return in
+	return folder, in
+}
+
+// restat takes the stat of the files a logo folder held when c was cached
+// without listing the folder, which costs more than the stats: while the
+// folder's own stat is unchanged (and not racy), no name in it was added,
+// removed or renamed, as git's untracked cache assumes. It returns nil
+// when the folder must be listed.
+func (b *treeBuild) restat(slug string, c *cachedLogo) (inputStat, []inputStat) {
+	racy := b.old.Started - int64(racyWindow)
+	folder, ok := b.source.inputAt(slug, ".")
+	if !ok || folder != c.Folder || folder.MTime >= racy || folder.CTime >= racy {
+		return folder, nil
+	}
+	in := make([]inputStat, len(c.Inputs))
+	for i, old := range c.Inputs {
+		st, ok := b.source.inputAt(slug, old.Name)
+		if !ok {
+			return folder, nil
+		}
+		in[i] = st
+	}
+	return folder, in
+}
+
+// inputAt takes the stat of name in the logo folder slug ("." for the
+// folder itself), which must be a regular file or a folder, on a file
+// system that gives inodes.
+func (s *sourceDir) inputAt(slug, name string) (inputStat, bool) {
+	st, err := s.stats.lstat(path.Join(slug, name))
+	if err != nil || st.ino == 0 || !(st.mode.IsRegular() || st.mode.IsDir() && name == ".") {
+		return inputStat{}, false
+	}
+	return st.input(name), true
+}
+
+func (st fileStat) input(name string) inputStat {
+	return inputStat{Name: name, Size: st.size, MTime: st.mtime, CTime: st.ctime, Ino: st.ino}
 }
 
 // sameInputs compares a logo folder (cur, from statInputs) with its files
@@ -353,6 +319,8 @@ type tree struct {
 	// to change it (a Memo), so holds believes the record without a stat.
 	trusted bool
 
+	stats lazyStatRoot
+
 	mu      sync.Mutex // guards rec.Files, made and touched
 	made    map[string]bool
 	touched map[string]bool // folders whose entries this build changed
@@ -374,7 +342,7 @@ func openTree(dir string, c *treeCache) (*tree, error) {
 		return t, nil
 	}
 	for _, r := range c.Trees {
-		if r.Dev == dev && r.Ino == ino {
+		if r.Dev == dev && r.Ino == ino && r.decode() == nil {
 			t.rec = r
 		}
 	}
@@ -400,25 +368,32 @@ func (t *tree) holds(name string, h hash) bool {
 	if t.trusted {
 		return true
 	}
-	info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name)))
-	return err == nil && info.Mode().IsRegular() && st == stateOf(info, h)
+	cur, err := t.lstat(name)
+	return err == nil && cur.mode.IsRegular() && st == cur.state(h)
 }
 
 func stateOf(info fs.FileInfo, h hash) fileState {
-	return fileState{Hash: h, Size: info.Size(), MTime: info.ModTime().UnixNano(), Ino: inodeOf(info)}
+	return statOfInfo(info).state(h)
+}
+
+func (st fileStat) state(h hash) fileState {
+	return fileState{Hash: h, Size: st.size, MTime: st.mtime, Ino: st.ino}
 }
 
 // record notes that the tree now holds h at name, which was just written;
 // info is its stat, or nil to take it now.
 func (t *tree) record(name string, h hash, info fs.FileInfo) error {
-	if info == nil {
+	var st fileStat
+	if info != nil {
+		st = statOfInfo(info)
+	} else {
 		var err error
-		if info, err = os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name))); err != nil {
+		if st, err = t.lstat(name); err != nil {
 			return err
 		}
 	}
 	t.mu.Lock()
-	t.rec.Files[name] = stateOf(info, h)
+	t.rec.Files[name] = st.state(h)
 	t.touch(path.Dir(name))
 	t.mu.Unlock()
 	return nil
@@ -459,8 +434,8 @@ func (t *tree) changedDirs() []string {
 	dirs := slices.Collect(maps.Keys(t.rec.Dirs))
 	isChanged := make([]bool, len(dirs))
 	par.For(context.Background(), len(dirs), 0, func(i int) {
-		info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(dirs[i])))
-		isChanged[i] = err != nil || !info.IsDir() || info.ModTime().UnixNano() != t.rec.Dirs[dirs[i]]
+		st, err := t.lstat(dirs[i])
+		isChanged[i] = err != nil || !st.mode.IsDir() || st.mtime != t.rec.Dirs[dirs[i]]
 	})
 	var changed []string
 	for i, d := range dirs {
@@ -515,11 +490,11 @@ func (t *tree) recordDirs() error {
 			if _, ok := t.rec.Dirs[d]; ok {
 				break
 			}
-			info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(d)))
+			st, err := t.lstat(d)
 			if err != nil {
 				return err
 			}
-			t.rec.Dirs[d] = info.ModTime().UnixNano()
+			t.rec.Dirs[d] = st.mtime
 			if d == "." {
 				break
 			}

@@ -83,6 +83,19 @@ func New() *Matcher {
 	return m
 }
 
+// Key returns a string that is the same for two matchers when they ignore
+// the same paths: their patterns, in order.
+func (m *Matcher) Key() string {
+	if m == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range m.patterns {
+		fmt.Fprintf(&b, "%q %t\n", p.glob, p.dirOnly)
+	}
+	return b.String()
+}
+
 // Match reports the first pattern that ignores name, a slash-separated
 // path relative to the source folder; isDir tells whether it is a folder.
 // It returns nil when name is not ignored. Callers walk from the top and

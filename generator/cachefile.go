@@ -1,0 +1,392 @@
+package generator
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	gohash "hash"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"logoindex/generator/problem"
+)
+
+// The cache file is read at the start of every build, and a no-op build
+// has about 200 ms in all for 3,470 logos: encoding/gob took 110 ms to read
+// its 4.8 MB, this encoding takes a tenth of that. It is a plain sequence
+// of varints and length-prefixed strings in the order encodeCache writes
+// them, after the magic line (which names the layout: a file of another
+// layout is ignored) and followed by the first half of the SHA-256 of all
+// that comes before, so a damaged file is ignored too. The decoder slices
+// every string out of one copy of the file, and refuses any count larger
+// than the bytes left, so a hostile file cannot make it allocate more
+// than its own size.
+
+// cacheMagic starts the cache file and names its layout.
+const cacheMagic = "logoindex-tree-cache-3\n"
+
+// encodeCache writes c to w.
+func encodeCache(w io.Writer, c *treeCache) error {
+	e := newEncoder(w)
+	e.raw(cacheMagic)
+	e.str(c.Program)
+	e.str(c.Settings)
+	e.int(c.Started)
+	e.hash(c.Collection)
+	e.fileHashes(c.CollectionFiles)
+	slugs := slices.Sorted(maps.Keys(c.Logos))
+	e.uint(uint64(len(slugs)))
+	for _, slug := range slugs {
+		l := c.Logos[slug]
+		e.str(slug)
+		e.input(l.Folder)
+		e.uint(uint64(len(l.Inputs)))
+		for _, in := range l.Inputs {
+			e.input(in)
+		}
+		e.summary(l.Summary)
+		e.problems(l.Warnings)
+		e.fileHashes(l.Files)
+	}
+	e.uint(uint64(len(c.Trees)))
+	for _, t := range c.Trees {
+		e.uint(t.Dev)
+		e.uint(t.Ino)
+		e.str(t.encode())
+	}
+	return e.close()
+}
+
+// decodeCache reads what encodeCache wrote.
+func decodeCache(data []byte) (*treeCache, error) {
+	if len(data) < len(cacheMagic)+len(hash{}) || string(data[:len(cacheMagic)]) != cacheMagic {
+		return nil, errors.New("not a cache file of this layout")
+	}
+	body, sum := data[:len(data)-len(hash{})], data[len(data)-len(hash{}):]
+	if hashOf(body) != hash(sum) {
+		return nil, errors.New("damaged cache file")
+	}
+	// The strings of the cache point into body, which is never written.
+	rest := body[len(cacheMagic):]
+	d := &decoder{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
+	c := &treeCache{Program: d.str(), Settings: d.str(), Started: d.int(), Collection: d.hash()}
+	c.CollectionFiles = d.fileHashes()
+	n := d.count()
+	c.Logos = make(map[string]*cachedLogo, n)
+	for range n {
+		slug := d.str()
+		l := &cachedLogo{Folder: d.input()}
+		l.Inputs = make([]inputStat, d.count())
+		for i := range l.Inputs {
+			l.Inputs[i] = d.input()
+		}
+		l.Summary = d.summary()
+		l.Warnings = d.problems()
+		l.Files = d.fileHashes()
+		c.Logos[slug] = l
+	}
+	c.Trees = make([]*treeRecord, d.count())
+	for i := range c.Trees {
+		c.Trees[i] = &treeRecord{Dev: d.uint(), Ino: d.uint(), encoded: d.str()}
+	}
+	if d.err == nil && d.s != "" {
+		d.err = errors.New("trailing data")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return c, nil
+}
+
+// encode gives the record's files and folders in the cache's encoding:
+// the encoded form it was read as, when it was not decoded since.
+func (r *treeRecord) encode() string {
+	if r.Files == nil {
+		return r.encoded
+	}
+	var b strings.Builder
+	e := newEncoder(&b)
+	e.uint(uint64(len(r.Files)))
+	for name, st := range r.Files {
+		e.str(name)
+		e.hash(st.Hash)
+		e.int(st.Size)
+		e.int(st.MTime)
+		e.uint(st.Ino)
+	}
+	e.uint(uint64(len(r.Dirs)))
+	for d, mtime := range r.Dirs {
+		e.str(d)
+		e.int(mtime)
+	}
+	e.flush()
+	return b.String()
+}
+
+// decode reads the record's files and folders, which the cache file holds
+// encoded until a build opens the tree: a no-op build opens only the live
+// one. Like treeCache.valid, it refuses a name that is not a clean path
+// inside the tree.
+func (r *treeRecord) decode() error {
+	if r.Files != nil {
+		return nil
+	}
+	d := &decoder{s: r.encoded}
+	n := d.count()
+	files := make(map[string]fileState, n)
+	for range n {
+		name := d.str()
+		if !validName(name) {
+			return errors.New("a path outside the tree")
+		}
+		files[name] = fileState{Hash: d.hash(), Size: d.int(), MTime: d.int(), Ino: d.uint()}
+	}
+	n = d.count()
+	dirs := make(map[string]int64, n)
+	for range n {
+		name := d.str()
+		if !fs.ValidPath(name) {
+			return errors.New("a path outside the tree")
+		}
+		dirs[name] = d.int()
+	}
+	if d.err == nil && d.s != "" {
+		d.err = errors.New("trailing data")
+	}
+	if d.err != nil {
+		return d.err
+	}
+	r.Files, r.Dirs, r.encoded = files, dirs, ""
+	return nil
+}
+
+// encoder writes the cache's encoding through a buffer, hashing what it
+// writes for the checksum at the end.
+type encoder struct {
+	w   io.Writer
+	sum gohash.Hash
+	buf []byte
+	err error
+}
+
+func newEncoder(w io.Writer) *encoder {
+	return &encoder{w: w, sum: sha256.New(), buf: make([]byte, 0, 64<<10)}
+}
+
+func (e *encoder) flush() {
+	if e.err == nil {
+		e.sum.Write(e.buf)
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+}
+
+func (e *encoder) grew() {
+	if len(e.buf) >= 60<<10 {
+		e.flush()
+	}
+}
+
+// close writes what is buffered and the checksum.
+func (e *encoder) close() error {
+	e.flush()
+	if e.err == nil {
+		_, e.err = e.w.Write(e.sum.Sum(nil)[:len(hash{})])
+	}
+	return e.err
+}
+
+func (e *encoder) raw(s string)  { e.buf = append(e.buf, s...); e.grew() }
+func (e *encoder) uint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x); e.grew() }
+func (e *encoder) int(x int64)   { e.buf = binary.AppendVarint(e.buf, x); e.grew() }
+func (e *encoder) hash(h hash)   { e.buf = append(e.buf, h[:]...); e.grew() }
+func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.raw(s) }
+func (e *encoder) bool(b bool) {
+	var x uint64
+	if b {
+		x = 1
+	}
+	e.uint(x)
+}
+func (e *encoder) strs(s []string) {
+	e.uint(uint64(len(s)))
+	for _, x := range s {
+		e.str(x)
+	}
+}
+
+func (e *encoder) fileHashes(files []fileHash) {
+	e.uint(uint64(len(files)))
+	for _, f := range files {
+		e.str(f.Name)
+		e.hash(f.Hash)
+	}
+}
+
+func (e *encoder) input(in inputStat) {
+	e.str(in.Name)
+	e.int(in.Size)
+	e.int(in.MTime)
+	e.int(in.CTime)
+	e.uint(in.Ino)
+	e.hash(in.Hash)
+}
+
+// summary writes a logo's summary; TestCacheRoundTrip fails when a field
+// is added to logoSummary and not here.
+func (e *encoder) summary(s *logoSummary) {
+	e.str(s.Slug)
+	e.str(s.Name)
+	e.str(s.Hex)
+	e.strs(s.Categories)
+	e.strs(s.Aliases)
+	e.str(s.Component)
+	e.int(int64(s.ComponentAt.Line))
+	e.int(int64(s.ComponentAt.Col))
+	e.str(s.MetaPath)
+	e.strs(s.Variants)
+	e.bool(s.DarkIcon)
+	e.bool(s.IconOnDark)
+}
+
+func (e *encoder) problems(l ProblemList) {
+	e.uint(uint64(len(l)))
+	for _, p := range l {
+		e.str(p.Path)
+		e.int(int64(p.Line))
+		e.int(int64(p.Col))
+		e.int(int64(p.Severity))
+		e.str(string(p.Code))
+		e.str(p.Msg)
+	}
+}
+
+// decoder reads the cache's encoding from a string, remembering the first
+// error; after one, every read gives a zero value.
+type decoder struct {
+	s   string
+	err error
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errors.New("truncated or damaged cache file")
+	}
+	d.s = ""
+}
+
+func (d *decoder) uint() uint64 {
+	var x uint64
+	for i, shift := 0, uint(0); i < len(d.s) && i < binary.MaxVarintLen64; i, shift = i+1, shift+7 {
+		b := d.s[i]
+		if b < 0x80 {
+			if i == binary.MaxVarintLen64-1 && b > 1 {
+				break // overflows 64 bits
+			}
+			d.s = d.s[i+1:]
+			return x | uint64(b)<<shift
+		}
+		x |= uint64(b&0x7f) << shift
+	}
+	d.fail()
+	return 0
+}
+
+func (d *decoder) int() int64 {
+	u := d.uint()
+	return int64(u>>1) ^ -int64(u&1) // binary.AppendVarint's zig-zag
+}
+
+// count reads a length, which cannot exceed the bytes left: every element
+// takes at least one.
+func (d *decoder) count() int {
+	n := d.uint()
+	if n > uint64(len(d.s)) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) str() string {
+	n := d.count()
+	s := d.s[:n]
+	d.s = d.s[n:]
+	return s
+}
+
+func (d *decoder) hash() hash {
+	var h hash
+	if len(d.s) < len(h) {
+		d.fail()
+		return h
+	}
+	copy(h[:], d.s)
+	d.s = d.s[len(h):]
+	return h
+}
+
+func (d *decoder) bool() bool { return d.uint() != 0 }
+
+func (d *decoder) strs() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	s := make([]string, n)
+	for i := range s {
+		s[i] = d.str()
+	}
+	return s
+}
+
+func (d *decoder) fileHashes() []fileHash {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	files := make([]fileHash, n)
+	for i := range files {
+		files[i] = fileHash{Name: d.str(), Hash: d.hash()}
+	}
+	return files
+}
+
+func (d *decoder) input() inputStat {
+	return inputStat{Name: d.str(), Size: d.int(), MTime: d.int(), CTime: d.int(), Ino: d.uint(), Hash: d.hash()}
+}
+
+func (d *decoder) summary() *logoSummary {
+	s := &logoSummary{Slug: d.str(), Name: d.str(), Hex: d.str(), Categories: d.strs(), Aliases: d.strs(), Component: d.str()}
+	s.ComponentAt = Pos{Line: int(d.int()), Col: int(d.int())}
+	s.MetaPath = d.str()
+	s.Variants = d.strs()
+	s.DarkIcon = d.bool()
+	s.IconOnDark = d.bool()
+	return s
+}
+
+func (d *decoder) problems() ProblemList {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	l := make(ProblemList, n)
+	for i := range l {
+		l[i] = &problem.Problem{Path: d.str(), Line: int(d.int()), Col: int(d.int()), Severity: problem.Severity(d.int()), Code: problem.Code(d.str()), Msg: d.str()}
+	}
+	return l
+}
+
+// digestOf hashes what the cache's encoding makes of a value, for
+// collectionDigest.
+func digestOf(write func(e *encoder)) hash {
+	e := newEncoder(io.Discard)
+	write(e)
+	e.flush()
+	return hash(e.sum.Sum(nil)[:len(hash{})])
+}
