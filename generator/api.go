@@ -1,8 +1,11 @@
 package generator
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"slices"
 	"strings"
 )
@@ -121,6 +124,54 @@ func marshal(v any) ([]byte, error) {
 // marshalIndent is marshal with two-space indentation and a final newline,
 // the way registry files are usually published.
 func marshalIndent(v any) ([]byte, error) { return encodeJSON(v, "  ") }
+
+// writeJSONList writes v as encodeJSON does, with its last field, a list
+// that v holds empty, filled with the n values item gives: one item at a
+// time, so that a list of 100,000 logos (64 MB of JSON) is never in memory
+// whole, nor copied each time its buffer grows. The list must be a field
+// of the top-level object, as Index.Logos and Registry.Items are.
+func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent string) error {
+	head, err := encodeJSON(v, indent)
+	if err != nil {
+		return err
+	}
+	at := bytes.LastIndex(head, []byte("[]"))
+	if at < 0 || strings.Trim(string(head[at+2:]), " \n}") != "" {
+		return errors.New("writeJSONList: the list is not the last field of the object")
+	}
+	if n == 0 {
+		_, err := w.Write(head)
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head[:at+1])
+	// An item of the list is at depth 2: its first line goes after the
+	// separator, the others carry the indentation of that depth.
+	sep, closing := ",", "]"
+	if indent != "" {
+		sep, closing = ",\n"+indent+indent, "\n"+indent+"]"
+		bw.WriteString("\n" + indent + indent)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent(indent+indent, indent)
+	}
+	for i := range n {
+		buf.Reset()
+		if err := enc.Encode(item(i)); err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(sep)
+		}
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	bw.WriteString(closing)
+	bw.Write(head[at+2:])
+	return bw.Flush()
+}
 
 func encodeJSON(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer

@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 	"strings"
@@ -114,16 +115,9 @@ func (r *registryRenderer) item(l *Logo) (OutFile, error) {
 
 // index renders r/registry.json, which lists every item without its
 // content: `shadcn add` fetches each item's own file, r/<slug>.json.
-func (r *registryRenderer) index(logos []*logoSummary) (OutFile, error) {
-	index := Registry{Schema: registrySchema, Name: registryName, Homepage: r.base + "/", Items: make([]RegistryItem, 0, len(logos))}
-	for _, l := range logos {
-		index.Items = append(index.Items, registryEntry(l, r.base))
-	}
-	b, err := marshalIndent(index)
-	if err != nil {
-		return OutFile{}, err
-	}
-	return OutFile{Name: "r/registry.json", Data: b}, nil
+func (r *registryRenderer) index(w io.Writer, logos []*logoSummary) error {
+	index := Registry{Schema: registrySchema, Name: registryName, Homepage: r.base + "/", Items: []RegistryItem{}}
+	return writeJSONList(w, index, len(logos), func(i int) any { return registryEntry(logos[i], r.base) }, "  ")
 }
 
 // parseComponentTemplate reads component.tsx.tmpl from tmpl.

@@ -1,9 +1,11 @@
 package generator
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"slices"
 	"strings"
@@ -69,9 +71,11 @@ func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile
 		sums[i] = summarize(l)
 		files = append(files, perLogo[i]...)
 	}
-	err = r.collectionFiles(col.Categories, sums, func(f OutFile) error {
-		files = append(files, f)
-		return nil
+	err = r.collectionFiles(col.Categories, sums, func(name string, write func(io.Writer) error) error {
+		var buf bytes.Buffer
+		err := write(&buf)
+		files = append(files, OutFile{Name: name, Data: buf.Bytes()})
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -210,26 +214,23 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 // collectionFiles renders the files of the whole collection from the
 // summaries of its logos, in slug order: the index, the registry index,
 // the gallery and the other files of the site, and the build manifest. It
-// hands each to emit as soon as it is made, and keeps none: for a large
-// collection these files are tens of megabytes each, and a streamed build
-// writes one before it makes the next.
-func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, emit func(OutFile) error) error {
-	index := func() (OutFile, error) {
-		idx := Index{Categories: indexCategories(cats), Logos: make([]IndexLogo, 0, len(logos))}
-		for _, l := range logos {
-			idx.Logos = append(idx.Logos, IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases})
-		}
-		b, err := marshal(idx)
-		return OutFile{Name: "api/logos.json", Data: append(b, '\n')}, err
+// hands each to emit as a function that writes it, and keeps none: for a
+// large collection these files are tens of megabytes each, and a streamed
+// build writes one, without holding the JSON ones whole, before it makes
+// the next.
+func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, emit func(name string, write func(io.Writer) error) error) error {
+	index := func(w io.Writer) error {
+		idx := Index{Categories: indexCategories(cats), Logos: []IndexLogo{}}
+		return writeJSONList(w, idx, len(logos), func(i int) any {
+			l := logos[i]
+			return IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases}
+		}, "")
 	}
-	for _, render := range []func() (OutFile, error){index, func() (OutFile, error) { return r.registry.index(logos) }} {
-		f, err := render()
-		if err == nil {
-			err = emit(f)
-		}
-		if err != nil {
-			return err
-		}
+	if err := emit("api/logos.json", index); err != nil {
+		return err
+	}
+	if err := emit("r/registry.json", func(w io.Writer) error { return r.registry.index(w, logos) }); err != nil {
+		return err
 	}
 	site, err := r.site.collectionPages(indexCategories(cats), logos)
 	if err != nil {
@@ -240,7 +241,11 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, e
 		return err
 	}
 	for _, f := range slices.Concat(r.assets, site, []OutFile{manifest}) {
-		if err := emit(f); err != nil {
+		write := func(w io.Writer) error {
+			_, err := w.Write(f.Data)
+			return err
+		}
+		if err := emit(f.Name, write); err != nil {
 			return err
 		}
 	}

@@ -1,9 +1,12 @@
 package generator
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -203,12 +206,11 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		return nil, b.failed()
 	}
 	var coll []OutFile // names only
-	err = r.collectionFiles(counts, sums, func(f OutFile) error {
-		h := hashOf(f.Data)
-		b.collection = append(b.collection, fileHash{f.Name, h})
-		b.place(f.Name, h, f.Data)
-		coll = append(coll, OutFile{Name: f.Name})
-		return nil
+	err = r.collectionFiles(counts, sums, func(name string, write func(io.Writer) error) error {
+		h, err := b.placeStream(name, write)
+		b.collection = append(b.collection, fileHash{name, h})
+		coll = append(coll, OutFile{Name: name})
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -455,6 +457,58 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		b.fail(err)
 	}
 	return true
+}
+
+// placeStream makes the standby hold the file name as write writes it:
+// into a new file beside it, hashed as it is written, which then replaces
+// the standby's copy unless that holds the same bytes. The collection's
+// files are made this way, never whole in memory. It returns the hash.
+func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash, error) {
+	s := b.standbyTree()
+	if s == nil {
+		return hash{}, b.failed()
+	}
+	if err := s.mkdirs(path.Dir(name)); err != nil {
+		return hash{}, err
+	}
+	dst := filepath.Join(s.dir, filepath.FromSlash(name))
+	f, err := os.CreateTemp(filepath.Dir(dst), ".new-*")
+	if err != nil {
+		return hash{}, err
+	}
+	sum := sha256.New()
+	err = f.Chmod(0o644) // as writeNew's files; CreateTemp gives 0600
+	bw := bufio.NewWriterSize(io.MultiWriter(f, sum), 64<<10)
+	if err == nil {
+		err = write(bw)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	var info fs.FileInfo
+	if err == nil {
+		info, err = f.Stat()
+	}
+	if err = errors.Join(err, f.Close()); err != nil {
+		os.Remove(f.Name())
+		return hash{}, err
+	}
+	h := hash(sum.Sum(nil)[:len(hash{})])
+	s.mu.Lock()
+	s.touch(path.Dir(name)) // by the new file, at least
+	s.mu.Unlock()
+	if s.holds(name, h) {
+		return h, os.Remove(f.Name())
+	}
+	s.mu.Lock()
+	delete(s.rec.Files, name) // replaced, until the new file is recorded
+	s.mu.Unlock()
+	if err := os.Rename(f.Name(), dst); err != nil {
+		os.Remove(f.Name())
+		return h, err
+	}
+	b.written.Add(1)
+	return h, s.record(name, h, info)
 }
 
 // writeNew creates the file name, which must not exist, and returns its
