@@ -339,6 +339,7 @@ func (b *builder) cleanBuilds(ctx context.Context, st *stage, src, work string, 
 		if env, err = freshWorkDir(dir); err != nil {
 			return runs, "", nil, err
 		}
+		writeBack()
 		r, err := b.build(ctx, st, fmt.Sprintf("run %d of %d", i+1, n), env, src, filepath.Join(dir, "dist"))
 		if err != nil {
 			os.RemoveAll(dir)
@@ -411,6 +412,7 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		if err := os.RemoveAll(copyDir); err != nil {
 			return err
 		}
+		writeBack()
 		r, err := timed(ctx, st, fmt.Sprintf("run %d of %d", i+1, cfg.runs), nil, 0, "cp", "-r", dist, copyDir)
 		if err != nil {
 			st.End("stopped")
