@@ -243,12 +243,20 @@ func (s *sourceDir) scan(ctx context.Context) (*SourceFile, []string, ProblemLis
 
 // logo reads one logo folder.
 func (s *sourceDir) logo(slug string, probs *ProblemList) *LogoSource {
+	return s.logoListed(slug, nil, probs)
+}
+
+// logoListed reads one logo folder whose entries were listed already (by
+// statInputs, for the cache), or lists it when entries is nil.
+func (s *sourceDir) logoListed(slug string, entries []fs.DirEntry, probs *ProblemList) *LogoSource {
 	dir, fsys := s.dir, s.fsys
 	l := &LogoSource{Slug: slug, Dir: displayPath(dir, slug), Variants: map[string]*SourceFile{}}
-	entries, err := fs.ReadDir(fsys, slug)
-	if err != nil {
-		probs.Errorf(problem.FileUnreadable, l.Dir, 0, 0, "cannot read the logo folder: %s", describeFSError(err))
-		return l
+	if entries == nil {
+		var err error
+		if entries, err = fs.ReadDir(fsys, slug); err != nil {
+			probs.Errorf(problem.FileUnreadable, l.Dir, 0, 0, "cannot read the logo folder: %s", describeFSError(err))
+			return l
+		}
 	}
 	for _, e := range entries {
 		name := e.Name()

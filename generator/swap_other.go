@@ -5,6 +5,7 @@ package generator
 import (
 	"errors"
 	"io/fs"
+	"os"
 )
 
 func exchange(a, b string) (bool, error) { return false, nil }
@@ -20,3 +21,22 @@ func devIno(info fs.FileInfo) (dev, ino uint64) { return 0, 0 }
 const haveStatAt = false
 
 func statAt(fd int, name string) (fileStat, error) { return fileStat{}, errors.ErrUnsupported }
+
+// writeNew creates the file name, which must not exist, and returns its
+// stat as written.
+func writeNew(name string, data []byte) (*fileStat, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	_, err = f.Write(data)
+	var info fs.FileInfo
+	if err == nil {
+		info, err = f.Stat()
+	}
+	if err = errors.Join(err, f.Close()); err != nil {
+		return nil, err
+	}
+	st := statOfInfo(info)
+	return &st, nil
+}

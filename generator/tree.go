@@ -312,8 +312,8 @@ func (b *treeBuild) failed() error {
 // else by checking, optimising and rendering it into the standby.
 func (b *treeBuild) logo(slug string) *builtLogo {
 	if b.old == nil {
-		folder, inputs := b.source.statInputs(slug)
-		return b.compute(slug, folder, inputs)
+		folder, inputs, entries := b.source.statInputs(slug)
+		return b.compute(slug, folder, inputs, entries)
 	}
 	c := b.old.Logos[slug]
 	hit := func(folder inputStat, inputs []inputStat) *builtLogo {
@@ -325,25 +325,26 @@ func (b *treeBuild) logo(slug string) *builtLogo {
 	}
 	var folder inputStat
 	var inputs []inputStat
+	var entries []fs.DirEntry
 	if c != nil {
 		folder, inputs = b.restat(slug, c)
 	}
 	if inputs == nil {
-		folder, inputs = b.source.statInputs(slug)
+		folder, inputs, entries = b.source.statInputs(slug)
 	}
 	if inputs != nil && c != nil {
 		if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
 			return hit(folder, in)
 		}
 	}
-	return b.compute(slug, folder, inputs)
+	return b.compute(slug, folder, inputs, entries)
 }
 
 // compute checks, optimises and renders a logo and writes its files into
 // the standby.
-func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat) *builtLogo {
+func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, entries []fs.DirEntry) *builtLogo {
 	l := &builtLogo{slug: slug, folder: folder}
-	ls := b.source.logo(slug, &l.probs)
+	ls := b.source.logoListed(slug, entries, &l.probs)
 	logo, p := checkLogo(ls, b.cs)
 	l.probs = append(l.probs, p...)
 	if logo == nil {
@@ -387,8 +388,8 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat) *
 func (b *treeBuild) placeCached(l *builtLogo) {
 	for _, f := range l.files {
 		if !b.place(f.Name, f.Hash, nil) {
-			folder, inputs := b.source.statInputs(l.slug)
-			c := b.compute(l.slug, folder, inputs)
+			folder, inputs, entries := b.source.statInputs(l.slug)
+			c := b.compute(l.slug, folder, inputs, entries)
 			if c.sum == nil {
 				b.fail(fmt.Errorf("logo %s changed during the build; build again", l.slug))
 			}
@@ -431,12 +432,12 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		b.fail(err)
 		return true
 	}
-	var info fs.FileInfo // of the new file, when writeNew gives it
+	var st *fileStat // of the new file, when writeNew gives it
 	create := func() (err error) {
 		if data == nil {
 			return os.Link(filepath.Join(b.live.dir, filepath.FromSlash(name)), dst)
 		}
-		info, err = writeNew(dst, data)
+		st, err = writeNew(dst, data)
 		return err
 	}
 	err := create()
@@ -451,7 +452,7 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		b.written.Add(1)
 	}
 	if err == nil {
-		err = s.record(name, h, info)
+		err = s.record(name, h, st)
 	}
 	if err != nil {
 		b.fail(err)
@@ -508,22 +509,8 @@ func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash,
 		return h, err
 	}
 	b.written.Add(1)
-	return h, s.record(name, h, info)
-}
-
-// writeNew creates the file name, which must not exist, and returns its
-// stat as written.
-func writeNew(name string, data []byte) (fs.FileInfo, error) {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	_, err = f.Write(data)
-	var info fs.FileInfo
-	if err == nil {
-		info, err = f.Stat()
-	}
-	return info, errors.Join(err, f.Close())
+	st := statOfInfo(info)
+	return h, s.record(name, h, &st)
 }
 
 // clashes checks every output name of the build, from the logos and the

@@ -206,43 +206,44 @@ func buildID(f *os.File) string {
 }
 
 // statInputs lists the files of a logo folder with their stat, and gives
-// the folder's own stat, taken first; nil when the file system gives no
-// inode (fstest.MapFS) or the folder holds anything but regular files,
-// which only a full check reports on. Ignored files are left out, as the
-// loader leaves them unread, unless they are to be reported or have a
-// source file's name.
-func (s *sourceDir) statInputs(slug string) (inputStat, []inputStat) {
+// the folder's own stat, taken first, and its entries, which the loader
+// reads from; inputs are nil when the file system gives no inode
+// (fstest.MapFS) or the folder holds anything but regular files, which
+// only a full check reports on. Ignored files are left out, as the loader
+// leaves them unread, unless they are to be reported or have a source
+// file's name.
+func (s *sourceDir) statInputs(slug string) (folder inputStat, inputs []inputStat, entries []fs.DirEntry) {
 	folder, ok := s.inputAt(slug, ".")
 	if !ok {
-		return folder, nil
+		return folder, nil, nil
 	}
 	entries, err := fs.ReadDir(s.fsys, slug)
 	if err != nil {
-		return folder, nil
+		return folder, nil, nil
 	}
 	in := make([]inputStat, 0, len(entries))
 	for _, e := range entries {
 		rel := path.Join(slug, e.Name())
 		if s.ignore.Match(rel, e.IsDir()) != nil {
 			if s.reportIgnored || isSourceName(rel) {
-				return folder, nil
+				return folder, nil, entries
 			}
 			continue
 		}
 		if !e.Type().IsRegular() {
-			return folder, nil
+			return folder, nil, entries
 		}
 		info, err := e.Info()
 		if err != nil {
-			return folder, nil
+			return folder, nil, entries
 		}
 		st := statOfInfo(info)
 		if st.ino == 0 {
-			return folder, nil
+			return folder, nil, entries
 		}
 		in = append(in, st.input(e.Name()))
 	}
-	return folder, in
+	return folder, in, entries
 }
 
 // restat takes the stat of the files a logo folder held when c was cached
@@ -381,16 +382,14 @@ func (st fileStat) state(h hash) fileState {
 }
 
 // record notes that the tree now holds h at name, which was just written;
-// info is its stat, or nil to take it now.
-func (t *tree) record(name string, h hash, info fs.FileInfo) error {
-	var st fileStat
-	if info != nil {
-		st = statOfInfo(info)
-	} else {
-		var err error
-		if st, err = t.lstat(name); err != nil {
+// st is its stat, or nil to take it now.
+func (t *tree) record(name string, h hash, st *fileStat) error {
+	if st == nil {
+		cur, err := t.lstat(name)
+		if err != nil {
 			return err
 		}
+		st = &cur
 	}
 	t.mu.Lock()
 	t.rec.Files[name] = st.state(h)
