@@ -143,7 +143,10 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 		_, err := w.Write(head)
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw, ok := w.(*bufio.Writer)
+	if !ok {
+		bw = bufio.NewWriterSize(w, 64<<10)
+	}
 	bw.Write(head[:at+1])
 	// An item of the list is at depth 2: its first line goes after the
 	// separator, the others carry the indentation of that depth.

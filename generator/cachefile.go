@@ -23,8 +23,9 @@ import (
 // layout is ignored) and followed by the first half of the SHA-256 of all
 // that comes before, so a damaged file is ignored too. The decoder slices
 // every string out of one copy of the file, and refuses any count larger
-// than the bytes left, so a hostile file cannot make it allocate more
-// than its own size.
+// than the bytes left can hold, so a hostile file (the checksum is no key:
+// anyone can forge it) cannot make it allocate more than a small multiple
+// of its own size (FuzzDecodeCache checks 16 times).
 
 // cacheMagic starts the cache file and names its layout.
 const cacheMagic = "logoindex-tree-cache-3\n"
@@ -75,12 +76,12 @@ func decodeCache(data []byte) (*treeCache, error) {
 	d := &decoder{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
 	c := &treeCache{Program: d.str(), Settings: d.str(), Started: d.int(), Collection: d.hash()}
 	c.CollectionFiles = d.fileHashes()
-	n := d.count()
+	n := d.count(minLogo)
 	c.Logos = make(map[string]*cachedLogo, n)
 	for range n {
 		slug := d.str()
 		l := &cachedLogo{Folder: d.input()}
-		l.Inputs = make([]inputStat, d.count())
+		l.Inputs = make([]inputStat, d.count(minInput))
 		for i := range l.Inputs {
 			l.Inputs[i] = d.input()
 		}
@@ -89,7 +90,7 @@ func decodeCache(data []byte) (*treeCache, error) {
 		l.Files = d.fileHashes()
 		c.Logos[slug] = l
 	}
-	c.Trees = make([]*treeRecord, d.count())
+	c.Trees = make([]*treeRecord, d.count(minTree))
 	for i := range c.Trees {
 		c.Trees[i] = &treeRecord{Dev: d.uint(), Ino: d.uint(), encoded: d.str()}
 	}
@@ -136,7 +137,7 @@ func (r *treeRecord) decode() error {
 		return nil
 	}
 	d := &decoder{s: r.encoded}
-	n := d.count()
+	n := d.count(minTreeFile)
 	files := make(map[string]fileState, n)
 	for range n {
 		name := d.str()
@@ -145,7 +146,7 @@ func (r *treeRecord) decode() error {
 		}
 		files[name] = fileState{Hash: d.hash(), Size: d.int(), MTime: d.int(), Ino: d.uint()}
 	}
-	n = d.count()
+	n = d.count(minTreeDir)
 	dirs := make(map[string]int64, n)
 	for range n {
 		name := d.str()
@@ -303,19 +304,36 @@ func (d *decoder) int() int64 {
 	return int64(u>>1) ^ -int64(u&1) // binary.AppendVarint's zig-zag
 }
 
-// count reads a length, which cannot exceed the bytes left: every element
-// takes at least one.
-func (d *decoder) count() int {
+// count reads the length of a list whose elements take at least min
+// bytes each in the file, refusing one the bytes left cannot hold: the
+// list is allocated before its elements are read, and a forged count must
+// not make the decoder allocate more than a few times the file's size.
+func (d *decoder) count(min int) int {
 	n := d.uint()
-	if n > uint64(len(d.s)) {
+	if n > uint64(len(d.s)/min) {
 		d.fail()
 		return 0
 	}
 	return int(n)
 }
 
+// The fewest bytes an element of each list takes in the file: a string
+// its length (one), a hash 16, a varint one.
+const (
+	minString    = 1
+	minFileHash  = minString + 16
+	minInput     = minString + 4 + 16
+	minProblem   = minString + 3 + minString + minString
+	minLogo      = minString + minInput + 1 + minSummary + 1 + 1
+	minSummary   = 3*minString + 2 + minString + 2 + minString + 1 + 2
+	minTree      = 2 + minString
+	minTreeFile  = minString + 16 + 3
+	minTreeDir   = minString + 1
+	minByteCount = 1
+)
+
 func (d *decoder) str() string {
-	n := d.count()
+	n := d.count(minByteCount)
 	s := d.s[:n]
 	d.s = d.s[n:]
 	return s
@@ -335,7 +353,7 @@ func (d *decoder) hash() hash {
 func (d *decoder) bool() bool { return d.uint() != 0 }
 
 func (d *decoder) strs() []string {
-	n := d.count()
+	n := d.count(minString)
 	if n == 0 {
 		return nil
 	}
@@ -347,7 +365,7 @@ func (d *decoder) strs() []string {
 }
 
 func (d *decoder) fileHashes() []fileHash {
-	n := d.count()
+	n := d.count(minFileHash)
 	if n == 0 {
 		return nil
 	}
@@ -373,7 +391,7 @@ func (d *decoder) summary() *logoSummary {
 }
 
 func (d *decoder) problems() ProblemList {
-	n := d.count()
+	n := d.count(minProblem)
 	if n == 0 {
 		return nil
 	}

@@ -2,8 +2,10 @@ package generator
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,9 +67,11 @@ func TestCacheRoundTrip(t *testing.T) {
 	var want treeCache
 	n := 0
 	fill(reflect.ValueOf(&want).Elem(), &n)
-	for slug, l := range want.Logos {
-		delete(want.Logos, slug) // slugs are checked
-		want.Logos[fmt.Sprintf("logo-%d", len(want.Logos))] = l
+	logos := want.Logos
+	want.Logos = map[string]*cachedLogo{}
+	for _, l := range logos { // slugs are checked, and must be the summary's
+		l.Summary.Slug = fmt.Sprintf("logo-%d", len(want.Logos))
+		want.Logos[l.Summary.Slug] = l
 	}
 	var buf bytes.Buffer
 	if err := encodeCache(&buf, &want); err != nil {
@@ -125,9 +129,51 @@ func TestCacheRefusesDamage(t *testing.T) {
 	}
 }
 
+// decodeAllocs decodes data as a build would (the cache, then its trees)
+// and returns the bytes that allocated.
+func decodeAllocs(data []byte) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if c, err := decodeCache(data); err == nil {
+		c.valid()
+		for _, r := range c.Trees {
+			r.decode()
+		}
+	}
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// maxAllocs bounds what decoding n bytes may allocate.
+func maxAllocs(n int) uint64 { return 20*uint64(n) + 1<<20 }
+
+// TestCacheBoundsAllocation forges a cache whose checksum is right and
+// whose first logo claims a million inputs in a megabyte: the decoder
+// must refuse the count before it allocates the list (it allocated 64
+// times the file's size).
+func TestCacheBoundsAllocation(t *testing.T) {
+	const k = 1 << 20
+	body := []byte(cacheMagic)
+	body = append(body, 0, 0, 0)             // Program, Settings, Started
+	body = append(body, make([]byte, 16)...) // Collection
+	body = append(body, 0, 1, 0)             // no collection files; one logo, slug ""
+	body = append(body, 0, 0, 0, 0, 0)       // its folder: name, size, mtime, ctime, ino
+	body = append(body, make([]byte, 16)...) // and hash
+	body = binary.AppendUvarint(body, k)     // the count of its inputs
+	body = append(body, make([]byte, k)...)
+	h := hashOf(body)
+	data := append(body, h[:]...)
+	if _, err := decodeCache(data); err == nil {
+		t.Fatal("a cache with a million inputs in a megabyte was read")
+	}
+	if n := decodeAllocs(data); n > maxAllocs(len(data)) {
+		t.Errorf("decoding %d bytes allocated %d", len(data), n)
+	}
+}
+
 // FuzzDecodeCache feeds the cache's decoder any bytes with a right
-// checksum: it must return an error or a cache, never panic nor allocate
-// beyond the input's size.
+// checksum: it must return an error or a cache, never panic, and allocate
+// at most a small multiple of the input's size.
 func FuzzDecodeCache(f *testing.F) {
 	var c treeCache
 	n := 0
@@ -142,13 +188,8 @@ func FuzzDecodeCache(f *testing.F) {
 		data := append([]byte(cacheMagic), b...)
 		h := hashOf(data)
 		data = append(data, h[:]...)
-		c, err := decodeCache(data)
-		if err != nil {
-			return
-		}
-		c.valid()
-		for _, r := range c.Trees {
-			r.decode()
+		if n := decodeAllocs(data); n > maxAllocs(len(data)) {
+			t.Errorf("decoding %d bytes allocated %d", len(data), n)
 		}
 	})
 }

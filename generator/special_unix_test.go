@@ -3,12 +3,16 @@
 package generator
 
 import (
+	"context"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestSpecialFilesAreNotOpened puts a named pipe, a socket and a device
@@ -67,4 +71,61 @@ func TestSpecialFilesAreNotOpened(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the build is still waiting on the named pipe after 20 s")
 	}
+}
+
+// TestBuildTreeModesFollowUmask builds under umask 027 with the cache and
+// without it: every file gets the mode WriteTree gives it (0644 less the
+// umask), whichever way it was written (the collection's files are
+// streamed into a new file, the others written whole).
+func TestBuildTreeModesFollowUmask(t *testing.T) {
+	defer syscall.Umask(syscall.Umask(0o027))
+	src := "testdata/golden/src"
+	opts := Options{Render: RenderOptions{BaseURL: "https://logos.example"}}
+	res, err := Build(context.Background(), os.DirFS(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := filepath.Join(t.TempDir(), "dist")
+	if err := WriteTree(context.Background(), ref, res.Files); err != nil {
+		t.Fatal(err)
+	}
+	want := treeModes(t, ref)
+	if want["api/logos.json"] != 0o640 {
+		t.Fatalf("WriteTree gave api/logos.json mode %o under umask 027", want["api/logos.json"])
+	}
+	for _, cached := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "dist")
+		topts := TreeOptions{Options: opts}
+		if cached {
+			topts.CacheFile = DefaultCachePath(out)
+		}
+		if _, err := BuildTree(context.Background(), os.DirFS(src), out, topts); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, treeModes(t, out)); diff != "" {
+			t.Errorf("cache %v: modes differ from WriteTree's (-want +got):\n%s", cached, diff)
+		}
+	}
+}
+
+// treeModes maps each file of a tree to its permission bits.
+func treeModes(t *testing.T, dir string) map[string]fs.FileMode {
+	t.Helper()
+	modes := map[string]fs.FileMode{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		modes[filepath.ToSlash(rel)] = info.Mode().Perm()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return modes
 }

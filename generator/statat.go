@@ -3,6 +3,7 @@ package generator
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -13,6 +14,12 @@ import (
 // Lstat opens each folder on the way, three system calls in place of one.
 // A no-op build is mostly stats, 40,000 for 3,470 logos. Elsewhere, and
 // for other file systems, it is fs.Lstat.
+//
+// fstatat follows a link in the middle of the path, which an os.Root
+// would refuse. The sources are only stat'ed this way, never read: a logo
+// folder is checked to be a folder (not a link) before its files are,
+// and a link put there meanwhile at worst gives a stat that matches
+// nothing the cache holds.
 type statRoot struct {
 	fsys fs.FS
 	dir  *os.File // nil: fs.Lstat
@@ -64,16 +71,30 @@ func statOfInfo(info fs.FileInfo) fileStat {
 	return fileStat{mode: info.Mode().Type(), size: info.Size(), mtime: info.ModTime().UnixNano(), ctime: ctime, ino: ino}
 }
 
-// lazyStatRoot opens the stat root of an output tree once, on first use. The
-// descriptor follows the folder through the swap's rename.
+// lazyStatRoot holds the descriptor of an output tree's folder, opened
+// on first use, which follows the folder through the swap's rename.
 type lazyStatRoot struct {
 	once sync.Once
-	root *statRoot
+	root *statRoot // nil, or without a descriptor: stat by path
 }
 
+// lstat takes the stat of name in the tree: through the folder's
+// descriptor, or else by its path under the tree's folder as it is now
+// (the swap renames it).
 func (t *tree) lstat(name string) (fileStat, error) {
-	t.stats.once.Do(func() { t.stats.root = openStatRoot(os.DirFS(t.dir)) })
-	return t.stats.root.lstat(name)
+	t.stats.once.Do(func() {
+		if haveStatAt {
+			t.stats.root = openStatRoot(os.DirFS(t.dir))
+		}
+	})
+	if r := t.stats.root; r != nil && r.dir != nil {
+		return statAt(r.fd, name)
+	}
+	info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name)))
+	if err != nil {
+		return fileStat{}, err
+	}
+	return statOfInfo(info), nil
 }
 
 func (t *tree) closeStats() {

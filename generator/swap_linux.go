@@ -105,6 +105,7 @@ func writeNew(name string, data []byte) (*fileStat, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
+	op := "write"
 	for len(data) > 0 && err == nil {
 		var n int
 		n, err = unix.Write(fd, data)
@@ -119,13 +120,15 @@ func writeNew(name string, data []byte) (*fileStat, error) {
 	}
 	var st unix.Stat_t
 	if err == nil {
-		err = retry(func() error { return unix.Fstat(fd, &st) })
+		op, err = "fstat", retry(func() error { return unix.Fstat(fd, &st) })
 	}
-	if cerr := unix.Close(fd); err == nil {
-		err = cerr
+	// Linux closes the descriptor even when close reports EINTR: it is
+	// never retried, and EINTR is no failure.
+	if cerr := unix.Close(fd); err == nil && cerr != nil && cerr != unix.EINTR {
+		op, err = "close", cerr
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "write", Path: name, Err: err}
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	s := fromStat(&st)
 	return &s, nil

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -473,16 +475,13 @@ func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash,
 		return hash{}, err
 	}
 	dst := filepath.Join(s.dir, filepath.FromSlash(name))
-	f, err := os.CreateTemp(filepath.Dir(dst), ".new-*")
+	f, err := createNew(filepath.Dir(dst))
 	if err != nil {
 		return hash{}, err
 	}
 	sum := sha256.New()
-	err = f.Chmod(0o644) // as writeNew's files; CreateTemp gives 0600
 	bw := bufio.NewWriterSize(io.MultiWriter(f, sum), 64<<10)
-	if err == nil {
-		err = write(bw)
-	}
+	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -511,6 +510,19 @@ func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash,
 	b.written.Add(1)
 	st := statOfInfo(info)
 	return h, s.record(name, h, &st)
+}
+
+// createNew creates a file of a new name in dir, with the mode writeNew
+// gives (0644 less the umask: os.CreateTemp's 0600 and a chmod would
+// ignore the umask).
+func createNew(dir string) (*os.File, error) {
+	for {
+		name := filepath.Join(dir, ".new-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
 }
 
 // clashes checks every output name of the build, from the logos and the

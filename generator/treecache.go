@@ -60,7 +60,8 @@ type treeCache struct {
 // cachedLogo is a logo as the last build made it.
 type cachedLogo struct {
 	// Folder is the stat of the logo folder (Name "."; no Hash): while
-	// its mtime stays, it holds the same names, and only they need a stat.
+	// it stays the same, the folder holds the same names, and only they
+	// need a stat.
 	Folder   inputStat
 	Inputs   []inputStat // its folder's files, sorted by name
 	Summary  *logoSummary
@@ -127,7 +128,7 @@ func (c *treeCache) valid() bool {
 		}
 	}
 	for slug, l := range c.Logos {
-		if CheckSlug(slug) != "" || l == nil || l.Summary == nil {
+		if CheckSlug(slug) != "" || l == nil || l.Summary == nil || l.Summary.Slug != slug {
 			return false
 		}
 		for _, in := range l.Inputs {
