@@ -219,8 +219,9 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 // build writes one, without holding the JSON ones whole, before it makes
 // the next.
 func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, emit func(name string, write func(io.Writer) error) error) error {
+	counts := indexCategories(cats)
 	index := func(w io.Writer) error {
-		idx := Index{Categories: indexCategories(cats), Logos: []IndexLogo{}}
+		idx := Index{Categories: counts, Logos: []IndexLogo{}}
 		return writeJSONList(w, idx, len(logos), func(i int) any {
 			l := logos[i]
 			return IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases}
@@ -232,7 +233,7 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, e
 	if err := emit("r/registry.json", func(w io.Writer) error { return r.registry.index(w, logos) }); err != nil {
 		return err
 	}
-	site, err := r.site.collectionPages(indexCategories(cats), logos)
+	site, err := r.site.collectionPages(counts, logos)
 	if err != nil {
 		return err
 	}

@@ -48,15 +48,6 @@ func devIno(info fs.FileInfo) (dev, ino uint64) {
 	return 0, 0
 }
 
-// inodeOf returns the file's inode number, which tells a file replaced in
-// place from the one a manifest recorded.
-func inodeOf(info fs.FileInfo) uint64 {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return st.Ino
-	}
-	return 0
-}
-
 const haveStatAt = true
 
 // statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW).

@@ -272,7 +272,7 @@ type treeBuild struct {
 	// trees it describes, so their files are not checked by stat.
 	trusted bool
 	// cacheStamp is the cache file as this build read it.
-	cacheStamp fileStamp
+	cacheStamp fileStat
 	// live is the tree at dir; standby the one being made, which becomes
 	// live at the swap. Without a cache the standby is a new temporary
 	// folder and the old tree is removed after the swap.
@@ -313,6 +313,9 @@ func (b *treeBuild) failed() error {
 // logo builds one logo: from the cache when its sources did not change,
 // else by checking, optimising and rendering it into the standby.
 func (b *treeBuild) logo(slug string) *builtLogo {
+	if !b.cached {
+		return b.compute(slug, inputStat{}, nil, nil) // no cache to fill
+	}
 	if b.old == nil {
 		folder, inputs, entries := b.source.statInputs(slug)
 		return b.compute(slug, folder, inputs, entries)
@@ -849,7 +852,7 @@ type Memo struct {
 	// stamp is the cache file as this memo last read or wrote it: another
 	// process that builds the same output replaces it, and the memo is
 	// no longer trusted.
-	stamp fileStamp
+	stamp fileStat
 }
 
 // Save writes the memo's cache to the cache file, for the next process.
@@ -871,16 +874,13 @@ func (m *Memo) current(out, file string) bool {
 	return m != nil && m.cache != nil && m.out == out && m.file == file && stampOf(file) == m.stamp
 }
 
-// fileStamp is what stat says of a file; the zero value is no file.
-type fileStamp struct {
-	size, mtime int64
-	ino         uint64
-}
-
-func stampOf(name string) fileStamp {
+// stampOf is the stat of the file name; the zero value is no file.
+func stampOf(name string) fileStat {
 	info, err := os.Lstat(name)
 	if err != nil {
-		return fileStamp{}
+		return fileStat{}
 	}
-	return fileStamp{info.Size(), info.ModTime().UnixNano() | 1, inodeOf(info)}
+	st := statOfInfo(info)
+	st.mtime |= 1 // never zero, where the system gives no inode either
+	return st
 }

@@ -374,10 +374,6 @@ func (t *tree) holds(name string, h hash) bool {
 	return err == nil && cur.mode.IsRegular() && st == cur.state(h)
 }
 
-func stateOf(info fs.FileInfo, h hash) fileState {
-	return statOfInfo(info).state(h)
-}
-
 func (st fileStat) state(h hash) fileState {
 	return fileState{Hash: h, Size: st.size, MTime: st.mtime, Ino: st.ino}
 }
