@@ -30,7 +30,7 @@ import (
 // of its own size (FuzzDecodeCache checks 16 times).
 
 // cacheMagic starts the cache file and names its layout.
-const cacheMagic = "logoindex-tree-cache-3\n"
+const cacheMagic = "logoindex-tree-cache-4\n"
 
 // encodeCache writes c to w.
 func encodeCache(w io.Writer, c *treeCache) error {
@@ -38,6 +38,7 @@ func encodeCache(w io.Writer, c *treeCache) error {
 	e.raw(cacheMagic)
 	e.str(c.Program)
 	e.str(c.Settings)
+	e.str(c.Dir)
 	e.int(c.Started)
 	e.hash(c.Collection)
 	e.fileHashes(c.CollectionFiles)
@@ -76,7 +77,7 @@ func decodeCache(data []byte) (*treeCache, error) {
 	// The strings of the cache point into body, which is never written.
 	rest := body[len(cacheMagic):]
 	d := &decoder{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
-	c := &treeCache{Program: d.str(), Settings: d.str(), Started: d.int(), Collection: d.hash()}
+	c := &treeCache{Program: d.str(), Settings: d.str(), Dir: d.str(), Started: d.int(), Collection: d.hash()}
 	c.CollectionFiles = d.fileHashes()
 	n := d.count(minLogo)
 	c.Logos = make(map[string]*cachedLogo, n)

@@ -141,9 +141,14 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	}
 	// The ignore patterns are part of it too: restat trusts a folder
 	// whose names did not change to hold the inputs it held.
-	b.settings = fmt.Sprintf("%q %q %q %q %t %q %x", opts.Dir, r.base, r.installTmpl, opts.Logos, opts.ReportIgnored, b.source.ignore.Key(), hashOf(catData))
+	// opts.Dir is not: it only prefixes the paths of problems, which
+	// rebase changes.
+	b.settings = fmt.Sprintf("%q %q %q %t %q %x", r.base, r.installTmpl, opts.Logos, opts.ReportIgnored, b.source.ignore.Key(), hashOf(catData))
 	if b.old != nil && (b.old.Program != b.program || b.old.Settings != b.settings) {
 		b.old.Logos, b.old.Collection, b.old.CollectionFiles = nil, hash{}, nil
+	}
+	if b.old != nil && b.old.Dir != opts.Dir {
+		b.old.rebase(opts.Dir)
 	}
 
 	// A hint that names anything but a logo folder (categories.yaml,
@@ -819,7 +824,7 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 		return nil
 	}
 	c := &treeCache{
-		Program: b.program, Settings: b.settings, Started: started.UnixNano(),
+		Program: b.program, Settings: b.settings, Dir: b.opts.Dir, Started: started.UnixNano(),
 		Logos: map[string]*cachedLogo{}, Collection: digest, CollectionFiles: b.collection,
 	}
 	for _, l := range b.logos {

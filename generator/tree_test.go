@@ -338,6 +338,37 @@ func TestBuildTreeStrict(t *testing.T) {
 	}
 }
 
+// TestBuildTreeRebasesPaths builds the same folder named three ways, as
+// from three working directories: each build after the first is a no-op,
+// and its warnings name the files as the user named the folder, as a
+// build without the cache does.
+func TestBuildTreeRebasesPaths(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	editFile(t, filepath.Join(src, "acme/logo.yaml"), "hex: ff5500", "hex: 123456")
+	out := filepath.Join(t.TempDir(), "dist")
+	for i, dir := range []string{"work/src", "src", "", "/abs/src", "src"} {
+		opts := TreeOptions{CacheFile: DefaultCachePath(out)}
+		opts.Dir = dir
+		res, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && !res.UpToDate {
+			t.Errorf("Dir %q: the build redid %d logos, want a no-op", dir, res.Computed)
+		}
+		fresh, err := BuildTree(context.Background(), os.DirFS(src), filepath.Join(t.TempDir(), "dist"), TreeOptions{Options: opts.Options})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fresh.Warnings) == 0 {
+			t.Fatal("want a warning")
+		}
+		if diff := cmp.Diff(fresh.Warnings.Error(), res.Warnings.Error()); diff != "" {
+			t.Errorf("Dir %q: warnings differ from a build without the cache:\n%s", dir, diff)
+		}
+	}
+}
+
 // TestBuildTreeMemo rebuilds through a Memo with the watcher's hints, as
 // serve -watch does, and checks each tree against a build from scratch.
 func TestBuildTreeMemo(t *testing.T) {

@@ -48,10 +48,14 @@ type treeCache struct {
 	// Program and Settings tell whether the logos can be reused: the
 	// same program (by its Go build ID) with the same options.
 	Program, Settings string
-	Started           int64 // when that build started, UnixNano
-	Logos             map[string]*cachedLogo
-	Collection        hash // collectionDigest
-	CollectionFiles   []fileHash
+	// Dir is Options.Dir of that build: the prefix of the paths in its
+	// summaries and warnings, which rebase changes for a build that names
+	// the source folder differently (from another working directory).
+	Dir             string
+	Started         int64 // when that build started, UnixNano
+	Logos           map[string]*cachedLogo
+	Collection      hash // collectionDigest
+	CollectionFiles []fileHash
 	// Trees are the live tree and the standby, by folder identity:
 	// what each holds does not depend on the program.
 	Trees []*treeRecord
@@ -143,6 +147,53 @@ func (c *treeCache) valid() bool {
 		}
 	}
 	return true
+}
+
+// rebase rewrites the paths of the cached summaries and warnings, made
+// for the source folder named c.Dir, for the same folder named dir. A
+// logo with a path outside c.Dir (none is, unless the file was forged)
+// is dropped: it is redone.
+func (c *treeCache) rebase(dir string) {
+	for slug, l := range c.Logos {
+		meta, ok := rebasePath(c.Dir, dir, l.Summary.MetaPath)
+		warnings := make(ProblemList, len(l.Warnings))
+		for i, p := range l.Warnings {
+			q := *p // the old problem may be shared
+			var found bool
+			q.Path, found = rebasePath(c.Dir, dir, p.Path)
+			ok = ok && found
+			warnings[i] = &q
+		}
+		if !ok {
+			delete(c.Logos, slug)
+			continue
+		}
+		sum := *l.Summary
+		sum.MetaPath = meta
+		if len(warnings) == 0 {
+			warnings = nil
+		}
+		c.Logos[slug] = &cachedLogo{Folder: l.Folder, Inputs: l.Inputs, Summary: &sum, Warnings: warnings, Files: l.Files}
+	}
+	c.Dir = dir
+}
+
+// rebasePath turns p, displayPath(from, name), into displayPath(to, name).
+func rebasePath(from, to, p string) (string, bool) {
+	name := p
+	switch d := path.Clean(from); {
+	case from == "" || d == ".":
+		// displayPath gave name as it was
+	case p == d:
+		name = "."
+	case d == "/" && strings.HasPrefix(p, "/"):
+		name = p[1:]
+	case strings.HasPrefix(p, d+"/"):
+		name = p[len(d)+1:]
+	default:
+		return "", false
+	}
+	return displayPath(to, name), true
 }
 
 // validName reports whether name is a clean slash-separated path below
