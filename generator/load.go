@@ -183,7 +183,7 @@ func (s *sourceDir) scan(ctx context.Context) (*SourceFile, []string, ProblemLis
 	dir, fsys := s.dir, s.fsys
 	display := func(name string) string { return displayPath(dir, name) }
 
-	entries, err := fs.ReadDir(fsys, ".")
+	entries, err := s.stats.readDir(".")
 	if err != nil {
 		probs.Errorf(problem.FileUnreadable, displayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
 		return nil, nil, probs

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -128,4 +129,56 @@ func treeModes(t *testing.T, dir string) map[string]fs.FileMode {
 		t.Fatal(err)
 	}
 	return modes
+}
+
+// TestScanThroughDescriptor checks the listing of the source folder that
+// a build with a cache takes through the folder's descriptor (entry types
+// from the folder, no stat) against the one an os.Root's ReadDir gives a
+// build without: a link, a named pipe, a stray file, a bad slug and an
+// ignored file at the top give the same problems.
+func TestScanThroughDescriptor(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"categories.yaml":    testCategories,
+		".logoindexignore":   "*.bak\n",
+		"acme/logo.yaml":     testMeta("Acme", "#FC6D26"),
+		"acme/icon.svg":      testMono,
+		"Bad_Slug/logo.yaml": testMeta("Bad", "#FC6D26"),
+		"stray.txt":          "x",
+		"old.bak":            "x",
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte(data))
+	}
+	if err := os.Symlink("acme", filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	problems := func(cache bool) string {
+		opts := TreeOptions{Options: Options{Dir: "src", ReportIgnored: true}}
+		out := filepath.Join(t.TempDir(), "dist")
+		if cache {
+			opts.CacheFile = DefaultCachePath(out)
+		}
+		_, err := BuildTree(context.Background(), root.FS(), out, opts)
+		if err == nil {
+			t.Fatal("the build succeeded; want its problems")
+		}
+		return err.Error()
+	}
+	want := problems(false)
+	for _, p := range []string{"src/linked", "src/pipe", "src/stray.txt", "src/Bad_Slug", "src/old.bak"} {
+		if !strings.Contains(want, p+":") {
+			t.Errorf("no problem at %s in:\n%s", p, want)
+		}
+	}
+	if diff := cmp.Diff(want, problems(true)); diff != "" {
+		t.Errorf("the listing through the descriptor differs (-os.Root +descriptor):\n%s", diff)
+	}
 }

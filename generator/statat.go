@@ -66,6 +66,15 @@ func (s *statRoot) lstat(name string) (fileStat, error) {
 	return statOfInfo(info), nil
 }
 
+// readDir lists the folder name, sorted by name, for the names and
+// types of its entries only.
+func (s *statRoot) readDir(name string) ([]fs.DirEntry, error) {
+	if s.dir != nil {
+		return readDirAt(s.fd, name)
+	}
+	return fs.ReadDir(s.fsys, name)
+}
+
 func statOfInfo(info fs.FileInfo) fileStat {
 	ino, ctime, _ := fileID(info)
 	return fileStat{mode: info.Mode().Type(), size: info.Size(), mtime: info.ModTime().UnixNano(), ctime: ctime, ino: ino}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -49,6 +51,28 @@ func devIno(info fs.FileInfo) (dev, ino uint64) {
 }
 
 const haveStatAt = true
+
+// readDirAt lists the folder name under the folder fd, not following a
+// link, with the entries' types as the folder gives them (a lstat only
+// where it gives none): an os.Root's ReadDir takes the stat of every
+// entry, 3,470 system calls for the source folder of simple-icons.
+// The entries' Info would take a stat by path; the caller needs only
+// their names and types.
+func readDirAt(fd int, name string) ([]fs.DirEntry, error) {
+	var nfd int
+	err := retry(func() (err error) {
+		nfd, err = unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	f := os.NewFile(uintptr(nfd), name)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
 
 // statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW).
 func statAt(fd int, name string) (fileStat, error) {

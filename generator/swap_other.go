@@ -20,6 +20,8 @@ const haveStatAt = false
 
 func statAt(fd int, name string) (fileStat, error) { return fileStat{}, errors.ErrUnsupported }
 
+func readDirAt(fd int, name string) ([]fs.DirEntry, error) { return nil, errors.ErrUnsupported }
+
 // writeNew creates the file name, which must not exist, and returns its
 // stat as written.
 func writeNew(name string, data []byte) (*fileStat, error) {
