@@ -107,9 +107,10 @@ func decodeCache(data []byte) (*treeCache, error) {
 }
 
 // encode gives the record's files and folders in the cache's encoding:
-// the encoded form it was read as, when it was not decoded since.
+// the encoded form it was read as, unless the build wrote into its tree
+// (openStandby drops it).
 func (r *treeRecord) encode() string {
-	if r.Files == nil {
+	if r.encoded != "" || r.Files == nil {
 		return r.encoded
 	}
 	var b strings.Builder
@@ -164,7 +165,7 @@ func (r *treeRecord) decode() error {
 	if d.err != nil {
 		return d.err
 	}
-	r.Files, r.Dirs, r.encoded = files, dirs, ""
+	r.Files, r.Dirs = files, dirs
 	return nil
 }
 

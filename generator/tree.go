@@ -795,6 +795,9 @@ func (b *treeBuild) openStandby() error {
 		return err
 	}
 	if s := b.standby; s != nil && s.rec != nil {
+		// The build writes into the standby alone: the other record
+		// keeps the encoding it was read in, for the cache file.
+		s.rec.encoded = ""
 		s.trusted = b.trusted
 		if b.trusted {
 			return nil

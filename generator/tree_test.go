@@ -95,6 +95,9 @@ type rebuildCase struct {
 	// computed is the number of logos the build should compute: -1 for
 	// all, 0 for any number.
 	computed int
+	// liveEdited: the edit changed the live tree, which becomes the
+	// standby with a record that the next build that opens it corrects.
+	liveEdited bool
 }
 
 func editFile(t *testing.T, name, old, new string) {
@@ -148,10 +151,10 @@ func testRebuilds(t *testing.T, aged bool) {
 		}, computed: -1},
 		{name: "a live file edited", edit: func(t *testing.T, src, out string) {
 			writeFile(t, filepath.Join(out, "logos/github/icon.svg"), []byte("<svg/>"))
-		}},
+		}, liveEdited: true},
 		{name: "a file added to the live tree", edit: func(t *testing.T, src, out string) {
 			writeFile(t, filepath.Join(out, "logos/github/extra.txt"), []byte("x"))
-		}},
+		}, liveEdited: true},
 		{name: "a variant removed", edit: func(t *testing.T, src, out string) {
 			if err := os.Remove(filepath.Join(github, "icon-dark.svg")); err != nil {
 				t.Fatal(err)
@@ -253,7 +256,60 @@ func testRebuilds(t *testing.T, aged bool) {
 		if step.computed == -1 && res.Computed != res.Logos || step.computed > 0 && res.Computed != step.computed {
 			t.Errorf("%s: computed %d of %d logos, want %d", step.name, res.Computed, res.Logos, step.computed)
 		}
+		if !res.UpToDate {
+			// The standby is the live tree the build replaced, untouched
+			// since it was recorded, unless the step edited it.
+			checkRecords(t, step.name, opts.CacheFile, out, !step.liveEdited)
+		}
 	}
+}
+
+// checkRecords compares what the cache file says the live tree, and the
+// standby too when standby is set, holds with what they hold: every
+// file's hash and stat.
+func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
+	t.Helper()
+	c := readTreeCache(cacheFile, programID())
+	if c == nil {
+		t.Fatalf("%s: no cache file", step)
+	}
+	dirs := map[[2]uint64]string{}
+	trees := []string{out}
+	if standby {
+		trees = append(trees, filepath.Join(filepath.Dir(out), ".dist-standby"))
+	}
+	for _, dir := range trees {
+		if info, err := os.Lstat(dir); err == nil {
+			dev, ino := devIno(info)
+			dirs[[2]uint64{dev, ino}] = dir
+		}
+	}
+	for _, r := range c.Trees {
+		dir, ok := dirs[[2]uint64{r.Dev, r.Ino}]
+		if !ok {
+			continue
+		}
+		if err := r.decode(); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]fileState{}
+		for name, data := range readTree(t, dir) {
+			st, err := statRootOf(t, dir).lstat(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[name] = st.state(hashOf([]byte(data)))
+		}
+		if diff := cmp.Diff(r.Files, got); diff != "" {
+			t.Errorf("%s: the cache's record of %s differs from the tree (-record +tree):\n%s", step, filepath.Base(dir), diff)
+		}
+	}
+}
+
+func statRootOf(t *testing.T, dir string) *statRoot {
+	r := openStatRoot(os.DirFS(dir))
+	t.Cleanup(r.close)
+	return r
 }
 
 // treeStats maps each file of a tree to its inode and mtime.
@@ -480,6 +536,7 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		tr.Files["../victim.txt"] = fileState{}
+		tr.encoded = "" // encode the maps, not the form it was read in
 	}
 	if err := writeTreeCache(opts.CacheFile, c); err != nil {
 		t.Fatal(err)

@@ -90,8 +90,8 @@ type treeRecord struct {
 	// Dirs maps every folder of the tree (and "." for its root) to its
 	// mtime, which changes when an entry is added or removed.
 	Dirs map[string]int64
-	// encoded is Files and Dirs as the cache file holds them, until
-	// decode (Files is nil till then).
+	// encoded is Files and Dirs as the cache file holds them (Files is
+	// nil until decode); empty once the build writes into the tree.
 	encoded string
 }
 
