@@ -64,6 +64,8 @@ type TreeResult struct {
 	// CacheError is why the cache file could not be written: the next
 	// build will redo everything.
 	CacheError error
+
+	collectionReused bool // for tests: the collection was not rendered
 }
 
 // BuildTree builds the sources in src into the folder dir, streaming: each
@@ -213,14 +215,21 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		return nil, b.failed()
 	}
 	var coll []OutFile // names only
-	err = r.collectionFiles(counts, sums, func(name string, write func(io.Writer) error) error {
-		h, err := b.placeStream(name, write)
-		b.collection = append(b.collection, fileHash{name, h})
-		coll = append(coll, OutFile{Name: name})
-		return err
-	})
-	if err != nil {
-		return nil, err
+	if res.collectionReused = b.reuseCollection(digest); res.collectionReused {
+		for _, f := range b.collection {
+			coll = append(coll, OutFile{Name: f.Name})
+		}
+	} else {
+		b.collection = nil
+		err = r.collectionFiles(counts, sums, func(name string, write func(io.Writer) error) error {
+			h, err := b.placeStream(name, write)
+			b.collection = append(b.collection, fileHash{name, h})
+			coll = append(coll, OutFile{Name: name})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	if err := b.clashes(coll); err != nil {
 		return nil, err
@@ -391,6 +400,25 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 		l.inputs = inputs
 	}
 	return l
+}
+
+// reuseCollection puts the last build's collection files into the
+// standby, from the standby or the live tree, when what they are made of
+// did not change: an edit to a logo's artwork leaves its summary as it
+// was, and re-rendering the collection's JSON and pages (120 ms for 3,470
+// logos) would give the same bytes. It reports false when one of them
+// is in neither tree; the collection is then rendered.
+func (b *treeBuild) reuseCollection(digest hash) bool {
+	if b.old == nil || digest != b.old.Collection || len(b.old.CollectionFiles) == 0 {
+		return false
+	}
+	for _, f := range b.old.CollectionFiles {
+		if !b.place(f.Name, f.Hash, nil) {
+			return false
+		}
+	}
+	b.collection = b.old.CollectionFiles
+	return true
 }
 
 // placeCached puts the files of a logo from the cache into the standby,

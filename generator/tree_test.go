@@ -98,6 +98,8 @@ type rebuildCase struct {
 	// liveEdited: the edit changed the live tree, which becomes the
 	// standby with a record that the next build that opens it corrects.
 	liveEdited bool
+	// reused: the collection's files should come from the last build.
+	reused bool
 }
 
 func editFile(t *testing.T, name, old, new string) {
@@ -146,15 +148,21 @@ func testRebuilds(t *testing.T, aged bool) {
 		{name: "changed back", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub Inc", "name: GitHub")
 		}, computed: 1},
+		{name: "an icon's artwork changed, its summary the same", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(github, "icon.svg"), "M12 ", "M12.01 ")
+		}, computed: 1, reused: true},
+		{name: "and back", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(github, "icon.svg"), "M12.01 ", "M12 ")
+		}, computed: 1, reused: true},
 		{name: "a category renamed", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(src, "categories.yaml"), "name: Developer tools", "name: Developer tooling")
 		}, computed: -1},
 		{name: "a live file edited", edit: func(t *testing.T, src, out string) {
 			writeFile(t, filepath.Join(out, "logos/github/icon.svg"), []byte("<svg/>"))
-		}, liveEdited: true},
+		}, liveEdited: true, reused: true},
 		{name: "a file added to the live tree", edit: func(t *testing.T, src, out string) {
 			writeFile(t, filepath.Join(out, "logos/github/extra.txt"), []byte("x"))
-		}, liveEdited: true},
+		}, liveEdited: true, reused: true},
 		{name: "a variant removed", edit: func(t *testing.T, src, out string) {
 			if err := os.Remove(filepath.Join(github, "icon-dark.svg")); err != nil {
 				t.Fatal(err)
@@ -255,6 +263,9 @@ func testRebuilds(t *testing.T, aged bool) {
 		}
 		if step.computed == -1 && res.Computed != res.Logos || step.computed > 0 && res.Computed != step.computed {
 			t.Errorf("%s: computed %d of %d logos, want %d", step.name, res.Computed, res.Logos, step.computed)
+		}
+		if res.collectionReused != step.reused && !res.UpToDate {
+			t.Errorf("%s: the collection's files reused %v, want %v", step.name, res.collectionReused, step.reused)
 		}
 		if !res.UpToDate {
 			// The standby is the live tree the build replaced, untouched
