@@ -405,6 +405,57 @@ func TestBuildTreeStrict(t *testing.T) {
 	}
 }
 
+// TestBuildTreeFillStandby fills the standby after a first build, with
+// the cache file and with a memo: the live tree is untouched, the standby
+// holds the same files, the cache says so, and the next change only
+// writes its own files.
+func TestBuildTreeFillStandby(t *testing.T) {
+	for _, memo := range []bool{false, true} {
+		src, out, opts := builtGolden(t)
+		if memo {
+			opts.Memo = &Memo{}
+			if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		standby := filepath.Join(filepath.Dir(out), ".dist-standby")
+		before := treeStats(t, out)
+		fill := opts
+		fill.FillStandby = true
+		res, err := BuildTree(context.Background(), os.DirFS(src), out, fill)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.UpToDate {
+			t.Errorf("memo %v: the build was not up to date", memo)
+		}
+		if diff := cmp.Diff(before, treeStats(t, out)); diff != "" {
+			t.Errorf("memo %v: filling the standby touched the live tree:\n%s", memo, diff)
+		}
+		if diff := cmp.Diff(readTree(t, out), readTree(t, standby)); diff != "" {
+			t.Errorf("memo %v: the standby differs from the live tree:\n%s", memo, diff)
+		}
+		if memo {
+			if err := opts.Memo.Save(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkRecords(t, "filled", opts.CacheFile, out, true)
+
+		editFile(t, filepath.Join(src, "acme/logo.yaml"), "name: Acme & Co.", "name: Acme and Co.")
+		res, err = BuildTree(context.Background(), os.DirFS(src), out, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Linked != 0 || res.Written == 0 {
+			t.Errorf("memo %v: the change after the fill linked %d files and wrote %d, want none linked", memo, res.Linked, res.Written)
+		}
+		if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+			t.Errorf("memo %v: the tree differs from a build from scratch:\n%s", memo, diff)
+		}
+	}
+}
+
 // TestBuildTreeRebasesPaths builds the same folder named three ways, as
 // from three working directories: each build after the first is a no-op,
 // and its warnings name the files as the user named the folder, as a

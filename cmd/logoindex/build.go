@@ -155,17 +155,7 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.
 		return err
 	}
 	defer src.Close()
-	opts := generator.TreeOptions{Options: bf.options()}
-	opts.Render = generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install}
-	opts.Workers = bf.workers
-	opts.FailOnWarnings = bf.strict
-	// The cache only saves time: a build without it writes the same bytes.
-	// A partial build leaves it alone, for the next full build.
-	if !bf.noCache && len(bf.logos) == 0 {
-		opts.CacheFile = generator.DefaultCachePath(out)
-		opts.Memo, opts.Changed = memo, changed
-	}
-	res, err := generator.BuildTree(ctx, src.FS(), out, opts)
+	res, err := generator.BuildTree(ctx, src.FS(), out, treeOptions(bf, out, memo, changed))
 	var warnings generator.ProblemList
 	if res != nil {
 		warnings = res.Warnings
@@ -189,6 +179,40 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.
 		fmt.Fprintf(stdout, "%s holds only the logos %s select: a partial build, which publish refuses; build without patterns for the whole collection\n", out, quoteList(bf.logos))
 	}
 	return nil
+}
+
+// treeOptions are the options of a build of out with the flags bf.
+func treeOptions(bf buildFlags, out string, memo *generator.Memo, changed map[string]bool) generator.TreeOptions {
+	opts := generator.TreeOptions{Options: bf.options()}
+	opts.Render = generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install}
+	opts.Workers = bf.workers
+	opts.FailOnWarnings = bf.strict
+	// The cache only saves time: a build without it writes the same bytes.
+	// A partial build leaves it alone, for the next full build.
+	if !bf.noCache && len(bf.logos) == 0 {
+		opts.CacheFile = generator.DefaultCachePath(out)
+		opts.Memo, opts.Changed = memo, changed
+	}
+	return opts
+}
+
+// fillStandby makes the standby of out hold what out holds, after a
+// build through memo, so that the next build writes only what it
+// changes (generator.TreeOptions.FillStandby). It does nothing for a
+// build without the cache, which keeps no standby.
+func fillStandby(ctx context.Context, bf buildFlags, out string, memo *generator.Memo) error {
+	opts := treeOptions(bf, out, memo, map[string]bool{}) // nothing changed that a build saw
+	if opts.CacheFile == "" {
+		return nil
+	}
+	opts.FillStandby = true
+	src, err := openSource(bf.sourceFlags)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	_, err = generator.BuildTree(ctx, src.FS(), out, opts)
+	return err
 }
 
 func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *sourceFlags) {
