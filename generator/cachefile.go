@@ -8,8 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math/bits"
 	"slices"
-	"strings"
 	"unsafe"
 
 	"logoindex/generator/problem"
@@ -60,7 +60,7 @@ func encodeCache(w io.Writer, c *treeCache) error {
 	for _, t := range c.Trees {
 		e.uint(t.Dev)
 		e.uint(t.Ino)
-		e.str(t.encode())
+		t.encodeTo(e)
 	}
 	return e.close()
 }
@@ -106,15 +106,24 @@ func decodeCache(data []byte) (*treeCache, error) {
 	return c, nil
 }
 
-// encode gives the record's files and folders in the cache's encoding:
-// the encoded form it was read as, unless the build wrote into its tree
-// (openStandby drops it).
-func (r *treeRecord) encode() string {
+// encodeTo writes the record's files and folders, as a string of the
+// cache's encoding: the encoded form it was read as, unless the build
+// wrote into its tree (openStandby drops it). The string's length is
+// counted first and its content written straight to e: building it whole
+// (1.4 MB for 3,470 logos) took 40 ms, mostly faults on the new memory.
+func (r *treeRecord) encodeTo(e *encoder) {
 	if r.encoded != "" || r.Files == nil {
-		return r.encoded
+		e.str(r.encoded)
+		return
 	}
-	var b strings.Builder
-	e := &encoder{w: &b} // no checksum: the file's covers it
+	n := uvarintLen(uint64(len(r.Files))) + uvarintLen(uint64(len(r.Dirs)))
+	for name, st := range r.Files {
+		n += uvarintLen(uint64(len(name))) + len(name) + len(st.Hash) + varintLen(st.Size) + varintLen(st.MTime) + uvarintLen(st.Ino)
+	}
+	for d, mtime := range r.Dirs {
+		n += uvarintLen(uint64(len(d))) + len(d) + varintLen(mtime)
+	}
+	e.uint(uint64(n))
 	e.uint(uint64(len(r.Files)))
 	for name, st := range r.Files {
 		e.str(name)
@@ -128,9 +137,12 @@ func (r *treeRecord) encode() string {
 		e.str(d)
 		e.int(mtime)
 	}
-	e.flush()
-	return b.String()
 }
+
+// uvarintLen and varintLen are the sizes of binary.AppendUvarint's and
+// binary.AppendVarint's encodings of x.
+func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
+func varintLen(x int64) int   { return uvarintLen(uint64(x<<1) ^ uint64(x>>63)) }
 
 // decode reads the record's files and folders, which the cache file holds
 // encoded until a build opens the tree: a no-op build opens only the live
