@@ -472,6 +472,19 @@ func TestGoals(t *testing.T) {
 	}
 }
 
+func TestAppendToName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"name: \"1001Tracklists\"\nhex: \"#40AEF0\"\n", "name: \"1001Tracklists 2\"\nhex: \"#40AEF0\"\n"},
+		{"hex: \"#40AEF0\"\nname: 'It''s'\n", "hex: \"#40AEF0\"\nname: 'It''s 2'\n"},
+		{"name: \"A \\\"B\\\"\"\r\n", "name: \"A \\\"B\\\" 2\"\n"},
+		{"name: Plain\n", "name: Plain 2\n"},
+	} {
+		if got := string(appendToName([]byte(tc.in), " 2")); got != tc.want {
+			t.Errorf("appendToName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestPrintTableInterrupted(t *testing.T) {
 	r := &Results{Date: "2026-01-01", Machine: "m", Runs: 3, LoadStart: "1.00 1.00 1.00", LoadEnd: "2.00 1.50 1.00",
 		Interrupted: true, Steps: []Step{{"setup", 1.5}},

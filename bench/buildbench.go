@@ -169,6 +169,27 @@ func setFirstFill(svg []byte, fill string) []byte {
 	return append(out, svg[i+j:]...)
 }
 
+// appendToName appends suffix (plain text) to the value of the name key
+// of a logo.yaml as the corpus conversion writes it: on a line of its own.
+func appendToName(meta []byte, suffix string) []byte {
+	lines := bytes.SplitAfter(meta, []byte("\n"))
+	for i, l := range lines {
+		v, ok := bytes.CutPrefix(l, []byte("name: "))
+		if !ok {
+			continue
+		}
+		v = bytes.TrimRight(v, "\r\n")
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			// Before the closing quote: the escapes stay as they were.
+			lines[i] = fmt.Appendf(nil, "name: %s%s%c\n", v[:len(v)-1], suffix, v[0])
+		} else {
+			lines[i] = fmt.Appendf(nil, "name: %s%s\n", v, suffix)
+		}
+		break
+	}
+	return bytes.Join(lines, nil)
+}
+
 // run is one timed process.
 type run struct {
 	Wall   time.Duration
@@ -491,13 +512,19 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 	return nil
 }
 
-// oneChange times rebuilds after one logo's icon changed, then compares
+// oneChange times rebuilds after one logo's icon changed, then after its
+// name changed (which changes the collection's files too), then compares
 // the output with a clean build of the changed source, file by file.
 func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, digest, slug, dir string, rebuild func(*stage, string) (run, error), cleanDir string) error {
 	n := b.runs + 1
-	st := startStage(label+": one change", n+1)
+	st := startStage(label+": one change", 2*n)
 	icon := filepath.Join(src, slug, "icon.svg")
-	orig, err := os.ReadFile(icon)
+	meta := filepath.Join(src, slug, "logo.yaml")
+	origIcon, err := os.ReadFile(icon)
+	if err != nil {
+		return err
+	}
+	origMeta, err := os.ReadFile(meta)
 	if err != nil {
 		return err
 	}
@@ -507,27 +534,41 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 		return err
 	}
 	defer func() {
-		if atomicfile.Write(icon, orig, 0o644) == nil {
+		if atomicfile.Write(icon, origIcon, 0o644) == nil && atomicfile.Write(meta, origMeta, 0o644) == nil {
 			writeStamp(src, digest) // the tree is what baseTree wrote again
 		}
 	}()
-	var runs []run
-	for i := range n {
-		if err := atomicfile.Write(icon, setFirstFill(orig, fmt.Sprintf("#%06X", 0x102030+i)), 0o644); err != nil {
-			return err
+	series := func(what string, file string, edit func(i int) []byte) ([]run, error) {
+		var runs []run
+		for i := range n {
+			if err := atomicfile.Write(file, edit(i), 0o644); err != nil {
+				return nil, err
+			}
+			r, err := rebuild(st, fmt.Sprintf("%s %d of %d", what, i+1, n))
+			if err != nil {
+				st.End("stopped")
+				return nil, err
+			}
+			runs = append(runs, r)
+			st.Add(1)
 		}
-		r, err := rebuild(st, fmt.Sprintf("run %d of %d", i+1, n))
-		if err != nil {
-			st.End("stopped")
-			return err
-		}
-		runs = append(runs, r)
-		st.Add(1)
+		return runs, nil
+	}
+	runs, err := series("artwork", icon, func(i int) []byte { return setFirstFill(origIcon, fmt.Sprintf("#%06X", 0x102030+i)) })
+	if err != nil {
+		return err
 	}
 	row.OneChangeFirst = runs[0].Wall.Seconds()
 	row.OneChangeFirstRatio = row.OneChangeFirst / row.Clean
 	row.OneChange, row.OneChangeRuns = secs(runs[1:]), runSecs(runs)
 	row.OneChangeRatio = row.OneChange / row.Clean
+	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
+	runs, err = series("name", meta, func(i int) []byte { return appendToName(origMeta, fmt.Sprintf(" %d", i+1)) })
+	if err != nil {
+		return err
+	}
+	row.OneChangeName, row.OneChangeNameRuns = secs(runs), runSecs(runs)
+	row.OneChangeNameRatio = row.OneChangeName / row.Clean
 	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
 
 	// The incremental output must be what a clean build writes.
@@ -546,8 +587,9 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 		return err
 	}
 	row.RebuildEqualsClean = check(diff)
-	st.End("first %.2fs (%.1f%%), then median %.2fs (%.1f%% of a clean build); output %s",
-		row.OneChangeFirst, 100*row.OneChangeFirstRatio, row.OneChange, 100*row.OneChangeRatio, row.RebuildEqualsClean)
+	st.End("artwork: first %.2fs (%.1f%%), then median %.2fs (%.1f%% of a clean build); name: median %.2fs (%.1f%%); output %s",
+		row.OneChangeFirst, 100*row.OneChangeFirstRatio, row.OneChange, 100*row.OneChangeRatio,
+		row.OneChangeName, 100*row.OneChangeNameRatio, row.RebuildEqualsClean)
 	return nil
 }
 

@@ -333,10 +333,16 @@ type BuildRow struct {
 	OneChange           float64   `json:"one_change_rebuild_seconds"` // median of the runs after the first
 	OneChangeRuns       []float64 `json:"one_change_rebuild_runs"`    // the first included
 	OneChangeRatio      float64   `json:"one_change_over_clean"`
-	RebuildEqualsClean  string    `json:"rebuild_against_clean,omitempty"` // "identical" or where it differs
-	PeakRSSMB           float64   `json:"peak_rss_mb"`
-	X4                  *ScaleRow `json:"x4,omitempty"`
-	Scale               *ScaleRow `json:"scale,omitempty"`
+	// A change of the logo's name, which changes the collection's files
+	// too (an artwork change leaves them as they were): median of runs
+	// after the artwork changes.
+	OneChangeName      float64   `json:"one_change_name_seconds,omitempty"`
+	OneChangeNameRuns  []float64 `json:"one_change_name_runs,omitempty"`
+	OneChangeNameRatio float64   `json:"one_change_name_over_clean,omitempty"`
+	RebuildEqualsClean string    `json:"rebuild_against_clean,omitempty"` // "identical" or where it differs
+	PeakRSSMB          float64   `json:"peak_rss_mb"`
+	X4                 *ScaleRow `json:"x4,omitempty"`
+	Scale              *ScaleRow `json:"scale,omitempty"`
 }
 
 // ScaleRow is a clean build of copies × the logos, against one copy.
@@ -394,9 +400,10 @@ func goals(r *Results) []Goal {
 			add("no-op rebuild leaves the tree as it was", b.NoOpUnchanged == "identical", "%s", b.NoOpUnchanged)
 		}
 		if b.OneChange > 0 {
-			add(fmt.Sprintf("one-change rebuild <= %.0f%% of a clean build", 100*goalOneChange), b.OneChangeRatio <= goalOneChange,
-				"%.2fs: %.1f%% (median of %d after the first; the first %.2fs: %.1f%%)",
-				b.OneChange, 100*b.OneChangeRatio, len(b.OneChangeRuns)-1, b.OneChangeFirst, 100*b.OneChangeFirstRatio)
+			add(fmt.Sprintf("one-change rebuild <= %.0f%% of a clean build", 100*goalOneChange), max(b.OneChangeRatio, b.OneChangeNameRatio) <= goalOneChange,
+				"artwork %.2fs: %.1f%% (median of %d after the first; the first %.2fs: %.1f%%); name %.2fs: %.1f%%",
+				b.OneChange, 100*b.OneChangeRatio, len(b.OneChangeRuns)-1, b.OneChangeFirst, 100*b.OneChangeFirstRatio,
+				b.OneChangeName, 100*b.OneChangeNameRatio)
 			add("a rebuild's output equals a clean build's, file by file", b.RebuildEqualsClean == "identical", "%s", b.RebuildEqualsClean)
 		}
 		if b.Clean > 0 {
@@ -477,7 +484,8 @@ func printTable(w io.Writer, r *Results) {
 		line("cp -r of its output", b.Copy, "clean build / cp -r: %.2fx", b.CopyRatio)
 		line("no-op rebuild", b.NoOp, "%.1f%% of a clean build; tree %s", 100*b.NoOpRatio, b.NoOpUnchanged)
 		line("one change, first rebuild", b.OneChangeFirst, "%.1f%%", 100*b.OneChangeFirstRatio)
-		line("one change, the next ones", b.OneChange, "%.1f%%; output against a clean build: %s", 100*b.OneChangeRatio, b.RebuildEqualsClean)
+		line("one change (artwork), the next ones", b.OneChange, "%.1f%%", 100*b.OneChangeRatio)
+		line("one change (name)", b.OneChangeName, "%.1f%%; output against a clean build: %s", 100*b.OneChangeNameRatio, b.RebuildEqualsClean)
 		for _, s := range []*ScaleRow{b.X4, b.Scale} {
 			switch {
 			case s == nil:
