@@ -206,12 +206,17 @@ func fillStandby(ctx context.Context, bf buildFlags, out string, memo *generator
 		return nil
 	}
 	opts.FillStandby = true
+	opts.FailOnWarnings = false // -strict: the build before passed; this writes nothing live
 	src, err := openSource(bf.sourceFlags)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	_, err = generator.BuildTree(ctx, src.FS(), out, opts)
+	var probs generator.ProblemList
+	if errors.As(err, &probs) {
+		return nil // a source changed since: the rebuild it starts reports it
+	}
 	return err
 }
 
