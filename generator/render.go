@@ -115,8 +115,9 @@ func summarize(l *Logo) *logoSummary {
 		Component: l.Component, ComponentAt: l.ComponentAt, MetaPath: l.MetaPath,
 		DarkIcon: l.Variant("icon-dark") != nil, IconOnDark: readsOnDark(l.Variant("icon")),
 	}
-	for _, v := range l.Variants {
-		s.Variants = append(s.Variants, v.Variant)
+	s.Variants = make([]string, len(l.Variants))
+	for i, v := range l.Variants {
+		s.Variants[i] = v.Variant
 	}
 	return s
 }

@@ -388,6 +388,7 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 		return l
 	}
 	l.sum = summarize(logo)
+	l.files = make([]fileHash, 0, len(files)) // kept for every logo: no slack
 	for _, f := range files {
 		h := hashOf(f.Data)
 		l.files = append(l.files, fileHash{f.Name, h})
