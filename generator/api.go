@@ -92,23 +92,31 @@ func orderedJSON[V any](m map[string]V) ([]byte, error) {
 		}
 		return ia - ib
 	})
-	var buf bytes.Buffer
+	// One encoder for every key and value: a new one each (marshal) was
+	// most of the time of an item of the index.
+	var buf, one bytes.Buffer
+	enc := json.NewEncoder(&one)
+	enc.SetEscapeHTML(false)
+	encode := func(v any) error {
+		one.Reset()
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
+		return nil
+	}
 	buf.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		kb, err := marshal(k)
-		if err != nil {
+		if err := encode(k); err != nil {
 			return nil, err
 		}
-		vb, err := marshal(m[k])
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(kb)
 		buf.WriteByte(':')
-		buf.Write(vb)
+		if err := encode(m[k]); err != nil {
+			return nil, err
+		}
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
