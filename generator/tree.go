@@ -44,7 +44,8 @@ type TreeOptions struct {
 	// files), checked by stat and cleaned as if it were to be swapped in:
 	// the next build then writes only what it changes. serve -watch runs
 	// one after its first build, so that the first save does not wait
-	// for 18,000 links. The live tree is not touched.
+	// for 18,000 links. The live tree is never touched: a build that
+	// finds a change writes nothing (TreeResult.UpToDate is false).
 	FillStandby bool
 }
 
@@ -216,8 +217,15 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 			if err := b.fillStandby(); err != nil {
 				return nil, err
 			}
-			res.CacheError = b.saveCache(digest, started)
+			// The build that read the sources started then: a source
+			// written in its clock tick is still hashed next time.
+			res.CacheError = b.saveCache(digest, time.Unix(0, b.old.Started))
 		}
+		return res, nil
+	}
+	if opts.FillStandby {
+		// Something changed since: the build that change starts makes
+		// both trees, and reports it. This one writes nothing.
 		return res, nil
 	}
 

@@ -295,13 +295,20 @@ func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 			dirs[[2]uint64{dev, ino}] = dir
 		}
 	}
+	live := false
 	for _, r := range c.Trees {
 		dir, ok := dirs[[2]uint64{r.Dev, r.Ino}]
 		if !ok {
 			continue
 		}
+		live = live || dir == out
 		if err := r.decode(); err != nil {
 			t.Fatal(err)
+		}
+		for d, mtime := range r.Dirs {
+			if st, err := statRootOf(t, dir).lstat(d); err != nil || st.mtime != mtime {
+				t.Errorf("%s: the cache's record of %s has folder %s at mtime %d; it is %d (%v)", step, filepath.Base(dir), d, mtime, st.mtime, err)
+			}
 		}
 		got := map[string]fileState{}
 		for name, data := range readTree(t, dir) {
@@ -314,6 +321,9 @@ func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 		if diff := cmp.Diff(r.Files, got); diff != "" {
 			t.Errorf("%s: the cache's record of %s differs from the tree (-record +tree):\n%s", step, filepath.Base(dir), diff)
 		}
+	}
+	if !live {
+		t.Errorf("%s: the cache has no record of the live tree", step)
 	}
 }
 
@@ -413,9 +423,15 @@ func TestBuildTreeFillStandby(t *testing.T) {
 	for _, memo := range []bool{false, true} {
 		src, out, opts := builtGolden(t)
 		if memo {
+			// A build that writes, so that the memo holds it and the
+			// fill runs trusted, as in serve -watch.
 			opts.Memo = &Memo{}
-			if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
-				t.Fatal(err)
+			editFile(t, filepath.Join(src, "acme/logo.yaml"), "name: Acme & Co.", "name: Acme Co.")
+			if res, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil || res.UpToDate {
+				t.Fatalf("%+v, %v; want a build", res, err)
+			}
+			if !opts.Memo.current(out, opts.CacheFile) {
+				t.Fatal("the memo holds no build")
 			}
 		}
 		standby := filepath.Join(filepath.Dir(out), ".dist-standby")
@@ -442,7 +458,11 @@ func TestBuildTreeFillStandby(t *testing.T) {
 		}
 		checkRecords(t, "filled", opts.CacheFile, out, true)
 
-		editFile(t, filepath.Join(src, "acme/logo.yaml"), "name: Acme & Co.", "name: Acme and Co.")
+		data, err := os.ReadFile(filepath.Join(src, "acme/logo.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(src, "acme/logo.yaml"), []byte(strings.Replace(string(data), "name: Acme", "name: Acme and", 1)))
 		res, err = BuildTree(context.Background(), os.DirFS(src), out, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -453,6 +473,142 @@ func TestBuildTreeFillStandby(t *testing.T) {
 		if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
 			t.Errorf("memo %v: the tree differs from a build from scratch:\n%s", memo, diff)
 		}
+	}
+}
+
+// TestBuildTreeFillWritesNothingOnChange runs a fill after a logo was
+// added (which a memo's build, told that no folder changed, still sees):
+// the fill writes nothing, and under FailOnWarnings refuses the new
+// logo's warnings as a build does. (From the second read of this round.)
+func TestBuildTreeFillWritesNothingOnChange(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		src, out, opts := builtGolden(t)
+		opts.Memo = &Memo{}
+		opts.FailOnWarnings = strict
+		editFile(t, filepath.Join(src, "acme/logo.yaml"), "name: Acme & Co.", "name: Acme Co.")
+		if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+			t.Fatal(err)
+		}
+		// A new logo, with a warning (hex 123456 is too dark).
+		data, err := os.ReadFile(filepath.Join(src, "acme/logo.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta := strings.Replace(strings.Replace(string(data), "hex: ff5500", "hex: 123456", 1), "component: AcmeLogo", "component: NewcoLogo", 1)
+		writeFile(t, filepath.Join(src, "newco/logo.yaml"), []byte(strings.Replace(meta, "files:\n  wordmark: {source: https://github.com/acme/wordmark, license: MIT}\n", "", 1)))
+		icon, err := os.ReadFile(filepath.Join(src, "acme/icon.svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(src, "newco/icon.svg"), icon)
+		before := treeStats(t, out)
+		fill := opts
+		fill.FillStandby, fill.Changed = true, map[string]bool{}
+		res, err := BuildTree(context.Background(), os.DirFS(src), out, fill)
+		if strict {
+			var probs ProblemList
+			if !errors.As(err, &probs) || len(probs.Warnings()) == 0 {
+				t.Errorf("strict: got %v, want the new logo's warnings", err)
+			}
+		} else if err != nil || res.UpToDate {
+			t.Errorf("got %+v, %v; want a build that is not up to date", res, err)
+		}
+		if diff := cmp.Diff(before, treeStats(t, out)); diff != "" {
+			t.Errorf("strict %v: a fill that found a change touched the live tree:\n%s", strict, diff)
+		}
+	}
+}
+
+// TestBuildTreeFillKeepsRacyWindow checks that a fill, which reads no
+// source, keeps the start of the build that did as the cache's: a source
+// written in that build's clock tick (same size, mtime, ctime; faked here
+// by a memo that holds the new stat with the old hash) is still hashed.
+// (From the second read of this round.)
+func TestBuildTreeFillKeepsRacyWindow(t *testing.T) {
+	for _, fill := range []bool{false, true} {
+		src, out, opts := builtGolden(t)
+		opts.Memo = &Memo{}
+		editFile(t, filepath.Join(src, "acme/logo.yaml"), "name: Acme & Co.", "name: Acme and Co.")
+		if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+			t.Fatal(err)
+		}
+		icon := filepath.Join(src, "acme/icon.svg")
+		editFile(t, icon, `fill="#FF5500"`, `fill="#FF5501"`) // same size
+		c := opts.Memo.cache.Logos["acme"]
+		r := openStatRoot(os.DirFS(src))
+		for i, in := range c.Inputs {
+			if in.Name == "icon.svg" {
+				st, err := r.lstat("acme/icon.svg")
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.Inputs[i] = st.input("icon.svg")
+				c.Inputs[i].Hash = in.Hash
+			}
+		}
+		r.close()
+		time.Sleep(racyWindow + 100*time.Millisecond)
+		if fill {
+			f := opts
+			f.FillStandby, f.Changed = true, map[string]bool{}
+			if _, err := BuildTree(context.Background(), os.DirFS(src), out, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts.Changed = map[string]bool{"acme": true} // the watcher's event
+		if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+			t.Errorf("fill %v: the tree differs from a build from scratch:\n%.600s", fill, diff)
+		}
+	}
+}
+
+// TestBuildTreeRebasesMetaPath checks the summary's path too: a component
+// clash reported at a cached logo names it as the user named the folder
+// this time. (From the second read of this round.)
+func TestBuildTreeRebasesMetaPath(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	out := filepath.Join(t.TempDir(), "dist")
+	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
+	opts.Dir = "old"
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(src, "acme/logo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(src, "aaa/logo.yaml"), []byte(strings.Replace(string(data), "files:\n  wordmark: {source: https://github.com/acme/wordmark, license: MIT}\n", "", 1)))
+	icon, err := os.ReadFile(filepath.Join(src, "acme/icon.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(src, "aaa/icon.svg"), icon)
+	opts.Dir = "new"
+	_, err = BuildTree(context.Background(), os.DirFS(src), out, opts)
+	if err == nil || !strings.Contains(err.Error(), "new/acme/logo.yaml") || strings.Contains(err.Error(), "old/") {
+		t.Errorf("want the clash at new/acme/logo.yaml, got %v", err)
+	}
+}
+
+// TestRebasePath turns every display path into every other naming of the
+// folder, as displayPath makes them.
+func TestRebasePath(t *testing.T) {
+	dirs := []string{"", ".", "./", "src", "./src", "src/", "../x", "..", "/", "/abs/src", "a/../b", "a/..", "//x", "a//b"}
+	for _, from := range dirs {
+		for _, to := range dirs {
+			for _, n := range []string{"acme/logo.yaml", "acme", "acme/icon.svg", "."} {
+				got, ok := rebasePath(from, to, displayPath(from, n))
+				if want := displayPath(to, n); !ok || got != want {
+					t.Errorf("rebasePath(%q, %q, %q) = %q, %v; want %q", from, to, displayPath(from, n), got, ok, want)
+				}
+			}
+		}
+	}
+	if _, ok := rebasePath("src", "new", "elsewhere/acme/logo.yaml"); ok {
+		t.Error("a path outside the old folder was rebased")
 	}
 }
 

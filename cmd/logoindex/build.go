@@ -206,7 +206,6 @@ func fillStandby(ctx context.Context, bf buildFlags, out string, memo *generator
 		return nil
 	}
 	opts.FillStandby = true
-	opts.FailOnWarnings = false // -strict: the build before passed; this writes nothing live
 	src, err := openSource(bf.sourceFlags)
 	if err != nil {
 		return err
