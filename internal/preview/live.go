@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	_ "embed"
 	"fmt"
+	"html"
 	"net/http"
 	"strings"
 	"sync"
@@ -101,12 +102,15 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // withReloadScript adds the reload script to an HTML page, in its head
-// when it has one. The link is relative to the page's URL path, so the
+// when it has one, with the version of the tree the page was read from:
+// the script reloads the page when the stream of versions says another,
+// the first one included (a rebuild may end between the page's request
+// and the stream's). The link is relative to the page's URL path, so the
 // script is found whatever folder the tree is served under.
-func withReloadScript(page []byte, urlPath string) []byte {
+func withReloadScript(page []byte, urlPath, version string) []byte {
 	dir := urlPath[:strings.LastIndex(urlPath, "/")+1] // "/logos/x/index.html" -> "/logos/x/"
 	up := strings.Repeat("../", max(strings.Count(dir, "/")-1, 0))
-	tag := `<script src="` + up + strings.TrimPrefix(LivePath, "/") + `reload.js" defer></script>`
+	tag := `<script src="` + up + strings.TrimPrefix(LivePath, "/") + `reload.js" data-version="` + html.EscapeString(version) + `" defer></script>`
 	lower := strings.ToLower(string(page))
 	i := strings.Index(lower, "</head>")
 	if i < 0 {

@@ -42,15 +42,20 @@ func TestLiveHeadersAndScript(t *testing.T) {
 			t.Errorf("plain GET %s: reload script or no-store in a CDN-like preview", p)
 		}
 	}
-	for p, want := range map[string]string{
-		"/":                      `<script src=".preview/reload.js" defer></script></head>`,
-		"/index.html":            `<script src=".preview/reload.js" defer></script></head>`,
-		"/logos/acme/":           `<script src="../../.preview/reload.js" defer></script></head>`,
-		"/logos/acme/index.html": `<script src="../../.preview/reload.js" defer></script></head>`,
-	} {
-		if body := serve(live, "GET", p, nil).Body.String(); !strings.Contains(body, want) {
-			t.Errorf("GET %s lacks %s:\n%.600s", p, want, body)
+	// Each page says the version of the tree it was read from.
+	for range 2 {
+		v, _ := live.Live.version()
+		for p, want := range map[string]string{
+			"/":                      `<script src=".preview/reload.js" data-version="` + v + `" defer></script></head>`,
+			"/index.html":            `<script src=".preview/reload.js" data-version="` + v + `" defer></script></head>`,
+			"/logos/acme/":           `<script src="../../.preview/reload.js" data-version="` + v + `" defer></script></head>`,
+			"/logos/acme/index.html": `<script src="../../.preview/reload.js" data-version="` + v + `" defer></script></head>`,
+		} {
+			if body := serve(live, "GET", p, nil).Body.String(); !strings.Contains(body, want) {
+				t.Errorf("GET %s lacks %s:\n%.600s", p, want, body)
+			}
 		}
+		live.Live.Reload()
 	}
 	w := serve(live, "GET", "/.preview/reload.js", nil)
 	if w.Code != 200 || w.Body.String() != string(reloadJS) || w.Header().Get("Content-Type") != "text/javascript; charset=utf-8" {
@@ -67,14 +72,14 @@ func TestLiveHeadersAndScript(t *testing.T) {
 }
 
 func TestWithReloadScript(t *testing.T) {
-	const tag = `<script src="%s.preview/reload.js" defer></script>`
+	const tag = `<script src="%s.preview/reload.js" data-version="ab-1" defer></script>`
 	for _, tc := range []struct{ page, path, want string }{
 		{"<html><head><title>x</title></head><body>", "/", "<html><head><title>x</title>" + strings.ReplaceAll(tag, "%s", "") + "</head><body>"},
 		{"<HTML><HEAD></HEAD>", "/a/b/", "<HTML><HEAD>" + strings.ReplaceAll(tag, "%s", "../../") + "</HEAD>"},
 		{"<p>no head", "/a/page.html", "<p>no head" + strings.ReplaceAll(tag, "%s", "../")},
 		{"<p>", "/a/b/c/missing", "<p>" + strings.ReplaceAll(tag, "%s", "../../../")},
 	} {
-		if got := string(withReloadScript([]byte(tc.page), tc.path)); got != tc.want {
+		if got := string(withReloadScript([]byte(tc.page), tc.path, "ab-1")); got != tc.want {
 			t.Errorf("withReloadScript(%q, %q) = %q, want %q", tc.page, tc.path, got, tc.want)
 		}
 	}

@@ -100,6 +100,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "not found")
 		return
 	}
+	// The tree's version before the tree is opened: a page read after a
+	// rebuild that has not called Reload yet says the version before it,
+	// and reloads once more; never the reverse (a page of the old tree
+	// that believes it is of the new one would never reload).
+	var version string
+	if h.Live != nil {
+		version, _ = h.Live.version()
+	}
 	root, err := os.OpenRoot(h.Dir)
 	if err != nil {
 		httpError(w, http.StatusNotFound, "not found: "+h.Dir+" does not exist yet; run logoindex build")
@@ -108,7 +116,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	defer root.Close()
 	name, ok := fileName(r.URL.Path)
 	if !ok {
-		h.notFound(w, r, root)
+		h.notFound(w, r, root, version)
 		return
 	}
 
@@ -128,7 +136,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		info, err = root.Stat(name)
 	}
 	if err != nil || !info.Mode().IsRegular() {
-		h.notFound(w, r, root)
+		h.notFound(w, r, root, version)
 		return
 	}
 	if info.Size() > MaxFileSize {
@@ -137,10 +145,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	data, err := readFile(root, name)
 	if err != nil {
-		h.notFound(w, r, root)
+		h.notFound(w, r, root, version)
 		return
 	}
-	data = h.setHeaders(w, r.URL.Path, name, data)
+	data = h.setHeaders(w, r.URL.Path, name, data, version)
 	// ServeContent answers If-None-Match with 304 and handles HEAD and
 	// ranges. No modification time: the ETag is the validator.
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
@@ -152,13 +160,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 const NotFoundPage = "404.html"
 
 // notFound answers 404 with the tree's NotFoundPage.
-func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, root *os.Root) {
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, root *os.Root, version string) {
 	data, err := readFile(root, NotFoundPage)
 	if err != nil {
 		httpError(w, http.StatusNotFound, "not found")
 		return
 	}
-	data = h.setHeaders(w, "/"+NotFoundPage, NotFoundPage, data)
+	data = h.setHeaders(w, "/"+NotFoundPage, NotFoundPage, data, version)
 	w.Header().Set("Cache-Control", "no-store") // the file may exist after the next build
 	w.Header().Del("ETag")
 	w.WriteHeader(http.StatusNotFound)
@@ -169,8 +177,9 @@ func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, root *os.Root
 
 // setHeaders sets the headers of the file name, served at urlPath: those
 // of the site's rules, a Content-Type, an ETag; and in a live preview no-store,
-// with the reload script added to HTML. It returns the body to send.
-func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data []byte) []byte {
+// with the reload script added to HTML, which knows the version of the tree
+// the page was read from. It returns the body to send.
+func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data []byte, version string) []byte {
 	hdr := w.Header()
 	for k, v := range headers.Site.For(urlPath) {
 		hdr[k] = v
@@ -181,7 +190,7 @@ func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data [
 	if h.Live != nil {
 		hdr.Set("Cache-Control", "no-store")
 		if strings.HasPrefix(hdr.Get("Content-Type"), "text/html") {
-			data = withReloadScript(data, urlPath)
+			data = withReloadScript(data, urlPath, version)
 		}
 	}
 	sum := sha256.Sum256(data)
