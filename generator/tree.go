@@ -45,7 +45,9 @@ type TreeOptions struct {
 	// the next build then writes only what it changes. serve -watch runs
 	// one after its first build, so that the first save does not wait
 	// for 18,000 links. The live tree is never touched: a build that
-	// finds a change writes nothing (TreeResult.UpToDate is false).
+	// finds a change stops before the swap and leaves the cache as it
+	// was (TreeResult.UpToDate is false); the logos it computed may be
+	// in the standby, which its record, checked by stat, follows.
 	FillStandby bool
 }
 
@@ -225,7 +227,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	}
 	if opts.FillStandby {
 		// Something changed since: the build that change starts makes
-		// both trees, and reports it. This one writes nothing.
+		// the new tree, and reports it. This one stops here.
 		return res, nil
 	}
 
