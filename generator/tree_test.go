@@ -476,10 +476,11 @@ func TestBuildTreeFillStandby(t *testing.T) {
 	}
 }
 
-// TestBuildTreeFillStopsOnChange runs a fill after a logo was
-// added (which a memo's build, told that no folder changed, still sees):
-// the fill leaves the live tree as it was, and under FailOnWarnings refuses the new
-// logo's warnings as a build does. (From the second read of this round.)
+// TestBuildTreeFillStopsOnChange runs a fill after a logo was added
+// (which a memo's build, told that no folder changed, still sees): the
+// fill leaves the live tree as it was, and under FailOnWarnings refuses
+// the new logo's warnings as a build does. (From the second read of this
+// round.)
 func TestBuildTreeFillStopsOnChange(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		src, out, opts := builtGolden(t)
