@@ -216,7 +216,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		res.Files = len(b.live.rec.Files)
 		res.UpToDate = true
 		if opts.FillStandby && b.cached {
-			if err := b.fillStandby(); err != nil {
+			if err := b.fillStandby(digest); err != nil {
 				return nil, err
 			}
 			// The build that read the sources started then: a source
@@ -257,18 +257,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if err := b.clashes(coll); err != nil {
 		return nil, err
 	}
-	par.For(ctx, len(b.logos), opts.Workers, func(i int) {
-		if l := b.logos[i]; l.hit {
-			b.placeCached(l)
-		}
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := b.failed(); err != nil {
-		return nil, err
-	}
-	if err := b.prune(); err != nil {
+	if err := b.placeHits(); err != nil {
 		return nil, err
 	}
 	if err := b.swap(); err != nil {
@@ -428,27 +417,34 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 
 // fillStandby makes the standby hold the live tree's files, the last
 // build's, as the phase two of a build that changed nothing would.
-func (b *treeBuild) fillStandby() error {
+func (b *treeBuild) fillStandby(digest hash) error {
 	if b.standbyTree() == nil {
 		return b.failed()
 	}
-	b.collection = b.old.CollectionFiles
-	for _, f := range b.collection {
-		if !b.place(f.Name, f.Hash, nil) {
-			return fmt.Errorf("%s changed during the build; build again", f.Name)
-		}
+	if !b.reuseCollection(digest) {
+		return errors.New("the collection's files changed during the build; build again")
 	}
-	par.For(b.ctx, len(b.logos), b.opts.Workers, func(i int) { b.placeCached(b.logos[i]) })
+	if err := b.placeHits(); err != nil {
+		return err
+	}
+	return b.standby.recordDirs()
+}
+
+// placeHits puts the files of the logos that came from the cache into
+// the standby, and removes from it the files this build does not make.
+func (b *treeBuild) placeHits() error {
+	par.For(b.ctx, len(b.logos), b.opts.Workers, func(i int) {
+		if l := b.logos[i]; l.hit {
+			b.placeCached(l)
+		}
+	})
 	if err := b.ctx.Err(); err != nil {
 		return err
 	}
 	if err := b.failed(); err != nil {
 		return err
 	}
-	if err := b.prune(); err != nil {
-		return err
-	}
-	return b.standby.recordDirs()
+	return b.prune()
 }
 
 // reuseCollection puts the last build's collection files into the
