@@ -94,40 +94,58 @@ func orderedJSON[V any](m map[string]V) ([]byte, error) {
 	})
 	// One encoder for every key and value: a new one each (marshal) was
 	// most of the time of an item of the index.
-	var buf, one bytes.Buffer
-	enc := json.NewEncoder(&one)
-	enc.SetEscapeHTML(false)
-	encode := func(v any) error {
-		one.Reset()
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		buf.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
-		return nil
-	}
+	var buf bytes.Buffer
+	enc := newJSONEncoder("", "")
 	buf.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if err := encode(k); err != nil {
+		kb, err := enc.encode(k)
+		if err != nil {
 			return nil, err
 		}
+		buf.Write(kb)
 		buf.WriteByte(':')
-		if err := encode(m[k]); err != nil {
+		vb, err := enc.encode(m[k])
+		if err != nil {
 			return nil, err
 		}
+		buf.Write(vb)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
 }
 
+// jsonEncoder encodes values as the build writes JSON, without HTML
+// escaping, indented by indent with prefix before every line but the
+// first, one after another through one encoder and buffer: a result is
+// good until the next call.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newJSONEncoder(prefix, indent string) *jsonEncoder {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	e.enc.SetIndent(prefix, indent)
+	return e
+}
+
+// encode gives v's JSON without the newline json.Encoder ends it with.
+func (e *jsonEncoder) encode(v any) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
+}
+
 // marshal is json.Marshal without HTML escaping: the files are JSON, not
 // HTML, and "<" should read as "<".
-func marshal(v any) ([]byte, error) {
-	b, err := encodeJSON(v, "")
-	return bytes.TrimSuffix(b, []byte("\n")), err
-}
+func marshal(v any) ([]byte, error) { return newJSONEncoder("", "").encode(v) }
 
 // marshalIndent is marshal with two-space indentation and a final newline,
 // the way registry files are usually published.
@@ -163,21 +181,16 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 		sep, closing = ",\n"+indent+indent, "\n"+indent+"]"
 		bw.WriteString("\n" + indent + indent)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if indent != "" {
-		enc.SetIndent(indent+indent, indent)
-	}
+	enc := newJSONEncoder(indent+indent, indent)
 	for i := range n {
-		buf.Reset()
-		if err := enc.Encode(item(i)); err != nil {
+		b, err := enc.encode(item(i))
+		if err != nil {
 			return err
 		}
 		if i > 0 {
 			bw.WriteString(sep)
 		}
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(b)
 	}
 	bw.WriteString(closing)
 	bw.Write(head[at+2:])
@@ -185,12 +198,9 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 }
 
 func encodeJSON(v any, indent string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	if err := enc.Encode(v); err != nil {
+	b, err := newJSONEncoder("", indent).encode(v)
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return append(b, '\n'), nil
 }
