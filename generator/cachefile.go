@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -109,21 +108,23 @@ func decodeCache(data []byte) (*treeCache, error) {
 // encodeTo writes the record's files and folders, as a string of the
 // cache's encoding: the encoded form it was read as, unless the build
 // wrote into its tree (openStandby drops it). The string's length is
-// counted first and its content written straight to e: building it whole
-// (1.4 MB for 3,470 logos) took 40 ms, mostly faults on the new memory.
+// counted first, by encoding it into a counter, and its content then
+// written straight to e: building it whole (1.4 MB for 3,470 logos) took
+// 40 ms, mostly faults on the new memory; the count takes 0.4 ms.
 func (r *treeRecord) encodeTo(e *encoder) {
 	if r.encoded != "" || r.Files == nil {
 		e.str(r.encoded)
 		return
 	}
-	n := uvarintLen(uint64(len(r.Files))) + uvarintLen(uint64(len(r.Dirs)))
-	for name, st := range r.Files {
-		n += uvarintLen(uint64(len(name))) + len(name) + len(st.Hash) + varintLen(st.Size) + varintLen(st.MTime) + uvarintLen(st.Ino)
-	}
-	for d, mtime := range r.Dirs {
-		n += uvarintLen(uint64(len(d))) + len(d) + varintLen(mtime)
-	}
+	var n byteCount
+	count := &encoder{w: &n, buf: make([]byte, 0, 64<<10)} // no checksum
+	r.encodeEntries(count)
+	count.flush()
 	e.uint(uint64(n))
+	r.encodeEntries(e)
+}
+
+func (r *treeRecord) encodeEntries(e *encoder) {
 	e.uint(uint64(len(r.Files)))
 	for name, st := range r.Files {
 		e.str(name)
@@ -139,10 +140,13 @@ func (r *treeRecord) encodeTo(e *encoder) {
 	}
 }
 
-// uvarintLen and varintLen are the sizes of binary.AppendUvarint's and
-// binary.AppendVarint's encodings of x.
-func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
-func varintLen(x int64) int   { return uvarintLen(uint64(x<<1) ^ uint64(x>>63)) }
+// byteCount is a writer that counts what it is given.
+type byteCount int
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
+}
 
 // decode reads the record's files and folders, which the cache file holds
 // encoded until a build opens the tree: a no-op build opens only the live

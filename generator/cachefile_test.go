@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"reflect"
 	"runtime"
 	"testing"
@@ -193,17 +192,4 @@ func FuzzDecodeCache(f *testing.F) {
 			t.Errorf("decoding %d bytes allocated %d", len(data), n)
 		}
 	})
-}
-
-// TestVarintLen checks the sizes encodeTo counts against the encodings.
-func TestVarintLen(t *testing.T) {
-	for _, x := range []int64{0, 1, -1, 63, -64, 64, -65, 127, 128, 1 << 20, -1 << 20, math.MaxInt64, math.MinInt64} {
-		if got, want := varintLen(x), len(binary.AppendVarint(nil, x)); got != want {
-			t.Errorf("varintLen(%d) = %d, want %d", x, got, want)
-		}
-		u := uint64(x)
-		if got, want := uvarintLen(u), len(binary.AppendUvarint(nil, u)); got != want {
-			t.Errorf("uvarintLen(%d) = %d, want %d", u, got, want)
-		}
-	}
 }
