@@ -357,12 +357,10 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 	if len(suffixes) == 0 {
 		suffixes = []string{""}
 	}
-	declared := map[string]bool{} // by any logo, for suggestions
-	for _, l := range logos {
-		for _, x := range suffixes {
-			declared[l.Component+x] = true
-		}
-	}
+	// declared holds the names any logo declares, for suggestions: made
+	// at the first clash, since most builds have none (it was half of this
+	// check's 8 ms in a no-op build of 3,470 logos).
+	var declared map[string]bool
 	free := func(c string) bool {
 		for _, x := range suffixes {
 			if used[c+x] || declared[c+x] {
@@ -372,7 +370,7 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 		return true
 	}
 	var probs ProblemList
-	owner := map[string]*logoSummary{}
+	owner := make(map[string]*logoSummary, len(logos)*len(suffixes))
 	for _, l := range logos {
 		if l.Component == "" {
 			continue
@@ -402,6 +400,14 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 		}
 		if !selected {
 			continue // between logos a selection left out: theirs to fix
+		}
+		if declared == nil {
+			declared = make(map[string]bool, len(logos)*len(suffixes))
+			for _, o := range logos {
+				for _, x := range suffixes {
+					declared[o.Component+x] = true
+				}
+			}
 		}
 		base := strings.TrimSuffix(DefaultComponent("", l.Slug), "Icon")
 		suggestion := base + "Icon"
