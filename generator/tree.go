@@ -101,17 +101,24 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	started := time.Now()
 	ro := opts.Render
 	ro.logos = opts.Logos
-	r, err := newRenderer(ro)
-	if err != nil {
-		return nil, err
+	// The templates are parsed while the source folder is listed and the
+	// cache file read, which is most of a no-op build's first 80 ms.
+	type made struct {
+		r   *renderer
+		err error
 	}
+	renderer := make(chan made, 1)
+	go func() {
+		r, err := newRenderer(ro)
+		renderer <- made{r, err}
+	}()
 	out, err := openOutput(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer out.unlock()
 
-	b := &treeBuild{ctx: ctx, src: src, opts: opts, r: r, out: out}
+	b := &treeBuild{ctx: ctx, src: src, opts: opts, out: out}
 	b.cached = (opts.CacheFile != "" || opts.Memo != nil) && opts.Render.Templates == nil
 	// The cache file is read while the source folder is listed.
 	var read chan *treeCache
@@ -139,6 +146,12 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if err := b.openTrees(); err != nil {
 		return nil, err
 	}
+	m := <-renderer
+	if m.err != nil {
+		return nil, m.err
+	}
+	r := m.r
+	b.r = r
 	b.cs = newCategorySet(cats)
 	b.catNames = map[string]string{}
 	for _, c := range b.cs.list {
