@@ -200,10 +200,13 @@ func rebasePath(from, to, p string) (string, bool) {
 // a folder.
 func validName(name string) bool { return fs.ValidPath(name) && name != "." }
 
-// writeTreeCache replaces the cache file atomically, so a crash leaves the
-// old one or the new one.
+// writeTreeCache replaces the cache file atomically, so a killed build
+// leaves the old one or the new one. It is not synced to disk, no more than
+// the trees it describes: after a power loss a damaged file fails its
+// checksum and is ignored, and an old one's records fail the stat checks
+// of the files that changed since.
 func writeTreeCache(name string, c *treeCache) error {
-	return atomicfile.WriteFunc(name, 0o600, func(w io.Writer) error { return encodeCache(w, c) })
+	return atomicfile.Replace(name, 0o600, func(w io.Writer) error { return encodeCache(w, c) })
 }
 
 // programID identifies the running program: its Go build ID, which

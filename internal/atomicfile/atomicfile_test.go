@@ -43,23 +43,70 @@ func TestWrite(t *testing.T) {
 }
 
 func TestWriteFuncFailureKeepsOld(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write func(string, fs.FileMode, func(io.Writer) error) error
+	}{
+		{"WriteFunc", WriteFunc},
+		{"Replace", Replace},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			name := filepath.Join(dir, "cache")
+			if err := Write(name, []byte("old"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			boom := errors.New("boom")
+			err := tc.write(name, 0o600, func(w io.Writer) error {
+				io.WriteString(w, "half of the new")
+				return boom
+			})
+			if !errors.Is(err, boom) {
+				t.Errorf("err = %v, want %v", err, boom)
+			}
+			if got, _ := os.ReadFile(name); string(got) != "old" {
+				t.Errorf("after a failed write the file holds %q, want %q", got, "old")
+			}
+			assertOnly(t, dir, "cache")
+		})
+	}
+}
+
+// TestSyncs checks that WriteFunc syncs the file and its folder, and that
+// Replace, which otherwise writes the same, syncs neither.
+func TestSyncs(t *testing.T) {
+	var synced []string
+	defer func(f func(*os.File) error) { syncFile = f }(syncFile)
+	syncFile = func(f *os.File) error {
+		synced = append(synced, filepath.Base(f.Name()))
+		return f.Sync()
+	}
 	dir := t.TempDir()
 	name := filepath.Join(dir, "cache")
-	if err := Write(name, []byte("old"), 0o600); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		write func(string, fs.FileMode, func(io.Writer) error) error
+		data  string
+		syncs int
+	}{
+		{WriteFunc, "durable", 2},
+		{Replace, "not durable", 0},
+	} {
+		synced = nil
+		err := tc.write(name, 0o600, func(w io.Writer) error {
+			_, err := io.WriteString(w, tc.data)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(name); string(got) != tc.data {
+			t.Errorf("the file holds %q, want %q", got, tc.data)
+		}
+		if len(synced) != tc.syncs {
+			t.Errorf("writing %q synced %q, want %d syncs", tc.data, synced, tc.syncs)
+		}
+		assertOnly(t, dir, "cache")
 	}
-	boom := errors.New("boom")
-	err := WriteFunc(name, 0o600, func(w io.Writer) error {
-		io.WriteString(w, "half of the new")
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Errorf("err = %v, want %v", err, boom)
-	}
-	if got, _ := os.ReadFile(name); string(got) != "old" {
-		t.Errorf("after a failed write the file holds %q, want %q", got, "old")
-	}
-	assertOnly(t, dir, "cache")
 }
 
 func TestWriteMissingDir(t *testing.T) {
