@@ -501,3 +501,50 @@ func TestPrintTableInterrupted(t *testing.T) {
 		t.Errorf("an interrupted run claims its run time:\n%s", b.String())
 	}
 }
+
+// TestMain lets the test binary stand in for the bench under timed,
+// which runs its command under a copy of the running program.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == measureArg {
+		if err := runMeasured(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestTimedCPU checks that timed tells CPU time from wall time: a command
+// that sleeps 0.3 s takes next to no CPU, one that counts to 600,000 takes
+// much more (0.6 s here). The wall time also holds the start of the
+// measuring copy of the program, slow under -race.
+func TestTimedCPU(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	st := startStage("test", -1)
+	defer st.End("done")
+	for _, tc := range []struct {
+		name, script string
+		busy         bool
+	}{
+		{"sleep", "sleep 0.3", false},
+		{"count", "i=0; while [ $i -lt 600000 ]; do i=$((i+1)); done", true},
+	} {
+		r, err := timed(context.Background(), st, tc.name, nil, 0, sh, "-c", tc.script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MaxRSS <= 0 {
+			t.Errorf("%s: peak RSS %d", tc.name, r.MaxRSS)
+		}
+		if r.Wall < 300*time.Millisecond {
+			t.Errorf("%s: wall time %v", tc.name, r.Wall)
+		}
+		if busy := r.CPU >= 150*time.Millisecond; busy != tc.busy {
+			t.Errorf("%s: CPU %v in %v of wall time; want busy %t", tc.name, r.CPU, r.Wall, tc.busy)
+		}
+	}
+}

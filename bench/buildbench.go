@@ -192,21 +192,24 @@ func appendToName(meta []byte, suffix string) []byte {
 
 // run is one timed process.
 type run struct {
-	Wall   time.Duration
+	Wall time.Duration
+	// CPU is its user and system time: unlike the wall time, it hardly
+	// moves with what other users run on a shared machine.
+	CPU    time.Duration
 	MaxRSS int64 // bytes
 }
 
 // errMemory is a process killed for passing the memory limit.
 var errMemory = errors.New("killed: its resident memory passed the limit (-max-rss)")
 
-// timed runs a command and returns its wall time and peak resident set
-// size (wait4's ru_maxrss), failing with its output if it fails. Four
+// timed runs a command and returns its wall time, CPU time and peak
+// resident set size (wait4's rusage), failing with its output if it fails. Four
 // times a second it shows the process's resident memory after label, and
 // kills it when that passes limit bytes: one build of 100,000 logos that
 // keeps everything in memory must not take the machine down with it.
 //
 // The command runs under a copy of the bench itself (runMeasured), which
-// reports the command's ru_maxrss: Linux carries a process's high-water
+// reports the command's ru_maxrss and CPU time: Linux carries a process's high-water
 // mark across fork and exec, so a build started straight from the bench
 // would report at least the bench's own memory (librsvg, the corpora).
 func timed(ctx context.Context, st *stage, label string, env []string, limit int64, name string, args ...string) (run, error) {
@@ -245,23 +248,26 @@ func timed(ctx context.Context, st *stage, label string, env []string, limit int
 	err = cmd.Wait()
 	wall := time.Since(start)
 	stop()
-	var rss int64
+	r := run{Wall: wall}
 	if b, rerr := io.ReadAll(peak); rerr == nil {
-		rss, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		var cpu int64
+		fmt.Sscan(string(b), &r.MaxRSS, &cpu)
+		r.CPU = time.Duration(cpu)
 	}
 	switch {
 	case ctx.Err() != nil:
 		return run{}, ctx.Err()
 	case killed:
-		return run{wall, rss}, fmt.Errorf("%s %s: %w (%.0f MB)", filepath.Base(name), args[0], errMemory, mb(limit))
+		return r, fmt.Errorf("%s %s: %w (%.0f MB)", filepath.Base(name), args[0], errMemory, mb(limit))
 	case err != nil:
 		return run{}, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, tail(out.String(), 2000))
 	}
-	return run{wall, rss}, nil
+	return r, nil
 }
 
 // measureArg makes the bench run the rest of its arguments as a command
-// and write the command's peak resident memory, in bytes, to file 3.
+// and write the command's peak resident memory, in bytes, and its user
+// and system time, in nanoseconds, to file 3.
 const measureArg = "-measure-rss"
 
 // runMeasured is the bench run as a small process whose only child is the
@@ -280,7 +286,8 @@ func runMeasured(args []string) error {
 		return err
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && report != nil {
-		fmt.Fprintln(report, ru.Maxrss*1024) // kilobytes on Linux
+		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		fmt.Fprintln(report, ru.Maxrss*1024, int64(cpu)) // kilobytes on Linux
 	}
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		os.Exit(ee.ExitCode())
@@ -419,7 +426,7 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		return err
 	}
 	row.Files = files
-	row.Clean, row.CleanRuns = secs(full), runSecs(full)
+	row.Clean, row.CleanRuns, row.CleanCPU = secs(full), runSecs(full), cpuSecs(full)
 	row.PeakRSSMB = mb(maxRSS(full))
 	st.End("%d files, median %.2fs, peak RSS %.0f MB", row.Files, row.Clean, row.PeakRSSMB)
 	save("build: clean")
@@ -442,7 +449,7 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		copies = append(copies, r)
 		st.Add(1)
 	}
-	row.Copy = secs(copies)
+	row.Copy, row.CopyCPU = secs(copies), cpuSecs(copies)
 	row.CopyRatio = row.Clean / row.Copy
 	st.End("median %.2fs: the build takes %.2fx", row.Copy, row.CopyRatio)
 	save("build: cp -r")
@@ -462,8 +469,8 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		noop = append(noop, r)
 		st.Add(1)
 	}
-	row.NoOp, row.NoOpRuns = secs(noop), runSecs(noop)
-	row.NoOpRatio = row.NoOp / row.Clean
+	row.NoOp, row.NoOpRuns, row.NoOpCPU = secs(noop), runSecs(noop), cpuSecs(noop)
+	row.NoOpRatio, row.NoOpCPURatio = row.NoOp/row.Clean, row.NoOpCPU/row.CleanCPU
 	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(noop)))
 	diff, err := diffTrees(filepath.Join(dir, "dist"), copyDir)
 	if err != nil {
@@ -471,7 +478,7 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 	}
 	row.NoOpUnchanged = check(diff)
 	os.RemoveAll(copyDir)
-	st.End("median %.2fs, %.1f%% of a clean build; the tree %s", row.NoOp, 100*row.NoOpRatio, row.NoOpUnchanged)
+	st.End("median %.2fs, %.1f%% of a clean build (CPU %.2fs, %.1f%%); the tree %s", row.NoOp, 100*row.NoOpRatio, row.NoOpCPU, 100*row.NoOpCPURatio, row.NoOpUnchanged)
 	save("build: no-op")
 
 	// One changed logo: its icon's fill alternates, so that every rebuild
@@ -563,8 +570,8 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 	}
 	row.OneChangeFirst = runs[0].Wall.Seconds()
 	row.OneChangeFirstRatio = row.OneChangeFirst / row.Clean
-	row.OneChange, row.OneChangeRuns = secs(runs[1:]), runSecs(runs)
-	row.OneChangeRatio = row.OneChange / row.Clean
+	row.OneChange, row.OneChangeRuns, row.OneChangeCPU = secs(runs[1:]), runSecs(runs), cpuSecs(runs[1:])
+	row.OneChangeRatio, row.OneChangeCPURatio = row.OneChange/row.Clean, row.OneChangeCPU/row.CleanCPU
 	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
 	// The incremental output must be what a clean build writes, after
 	// each kind of change (an artwork edit reuses the collection's files).
@@ -589,8 +596,8 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 	if err != nil {
 		return err
 	}
-	row.OneChangeName, row.OneChangeNameRuns = secs(runs), runSecs(runs)
-	row.OneChangeNameRatio = row.OneChangeName / row.Clean
+	row.OneChangeName, row.OneChangeNameRuns, row.OneChangeNameCPU = secs(runs), runSecs(runs), cpuSecs(runs)
+	row.OneChangeNameRatio, row.OneChangeNameCPURatio = row.OneChangeName/row.Clean, row.OneChangeNameCPU/row.CleanCPU
 	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
 	diff, err := compare("name edits")
 	if err != nil {
@@ -604,9 +611,9 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 	default:
 		row.RebuildEqualsClean = check("")
 	}
-	st.End("artwork: first %.2fs (%.1f%%), then median %.2fs (%.1f%% of a clean build); name: median %.2fs (%.1f%%); output %s",
-		row.OneChangeFirst, 100*row.OneChangeFirstRatio, row.OneChange, 100*row.OneChangeRatio,
-		row.OneChangeName, 100*row.OneChangeNameRatio, row.RebuildEqualsClean)
+	st.End("artwork: first %.2fs (%.1f%%), then median %.2fs (%.1f%% of a clean build; CPU %.1f%%); name: median %.2fs (%.1f%%; CPU %.1f%%); output %s",
+		row.OneChangeFirst, 100*row.OneChangeFirstRatio, row.OneChange, 100*row.OneChangeRatio, 100*row.OneChangeCPURatio,
+		row.OneChangeName, 100*row.OneChangeNameRatio, 100*row.OneChangeNameCPURatio, row.RebuildEqualsClean)
 	return nil
 }
 
@@ -744,6 +751,15 @@ func secs(rs []run) float64 {
 	ds := make([]time.Duration, len(rs))
 	for i, r := range rs {
 		ds[i] = r.Wall
+	}
+	return median(ds).Seconds()
+}
+
+// cpuSecs is the median CPU time of rs.
+func cpuSecs(rs []run) float64 {
+	ds := make([]time.Duration, len(rs))
+	for i, r := range rs {
+		ds[i] = r.CPU
 	}
 	return median(ds).Seconds()
 }
