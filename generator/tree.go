@@ -107,10 +107,10 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		r   *renderer
 		err error
 	}
-	renderer := make(chan made, 1)
+	rendered := make(chan made, 1)
 	go func() {
 		r, err := newRenderer(ro)
-		renderer <- made{r, err}
+		rendered <- made{r, err}
 	}()
 	out, err := openOutput(dir)
 	if err != nil {
@@ -146,7 +146,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if err := b.openTrees(); err != nil {
 		return nil, err
 	}
-	m := <-renderer
+	m := <-rendered
 	if m.err != nil {
 		return nil, m.err
 	}
