@@ -377,6 +377,10 @@ type tree struct {
 
 	stats lazyStatRoot
 
+	// empty: this build made the tree as an empty folder, so it holds
+	// only what the build placed in it.
+	empty bool
+
 	mu      sync.Mutex // guards rec.Files, made and touched
 	made    map[string]bool
 	touched map[string]bool // folders whose entries this build changed
