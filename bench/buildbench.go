@@ -747,19 +747,14 @@ func diffTrees(a, b string) (string, error) {
 	return "", nil
 }
 
-func secs(rs []run) float64 {
-	ds := make([]time.Duration, len(rs))
-	for i, r := range rs {
-		ds[i] = r.Wall
-	}
-	return median(ds).Seconds()
-}
+// secs is the median wall time of rs, cpuSecs their median CPU time.
+func secs(rs []run) float64    { return medianSecs(rs, func(r run) time.Duration { return r.Wall }) }
+func cpuSecs(rs []run) float64 { return medianSecs(rs, func(r run) time.Duration { return r.CPU }) }
 
-// cpuSecs is the median CPU time of rs.
-func cpuSecs(rs []run) float64 {
+func medianSecs(rs []run, of func(run) time.Duration) float64 {
 	ds := make([]time.Duration, len(rs))
 	for i, r := range rs {
-		ds[i] = r.CPU
+		ds[i] = of(r)
 	}
 	return median(ds).Seconds()
 }
