@@ -120,7 +120,7 @@ func (r *treeRecord) encodeTo(e *encoder) {
 		return
 	}
 	var n byteCount
-	count := &encoder{w: &n, buf: make([]byte, 0, 64<<10)} // no checksum
+	count := newEncoder(&n, nil) // no checksum
 	r.encodeEntries(count)
 	count.flush()
 	e.uint(uint64(n))

@@ -878,7 +878,7 @@ func (b *treeBuild) openStandby() error {
 		if err != nil {
 			return err
 		}
-		b.standby = &tree{dir: dir, rec: newTreeRecord(), made: map[string]bool{}, empty: true}
+		b.standby = emptyTree(dir)
 		return nil
 	}
 	dir := standbyDir(b.out)
@@ -909,7 +909,7 @@ func (b *treeBuild) openStandby() error {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err
 	}
-	b.standby = &tree{dir: dir, rec: newTreeRecord(), made: map[string]bool{}, empty: true}
+	b.standby = emptyTree(dir)
 	return nil
 }
 

@@ -386,6 +386,11 @@ type tree struct {
 	touched map[string]bool // folders whose entries this build changed
 }
 
+// emptyTree is the tree of dir, a folder this build just made empty.
+func emptyTree(dir string) *tree {
+	return &tree{dir: dir, rec: newTreeRecord(), made: map[string]bool{}, empty: true}
+}
+
 // openTree looks dir up in the cache's records. It returns nil when dir
 // does not exist.
 func openTree(dir string, c *treeCache) (*tree, error) {
