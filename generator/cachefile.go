@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -45,18 +46,12 @@ func encodeCache(w io.Writer, c *treeCache) error {
 	e.hash(c.Collection)
 	e.fileHashes(c.CollectionFiles)
 	slugs := slices.Sorted(maps.Keys(c.Logos))
-	e.uint(uint64(len(slugs)))
+	e.uint(uint64(len(slugs) + c.spilled.count()))
 	for _, slug := range slugs {
-		l := c.Logos[slug]
-		e.str(slug)
-		e.input(l.Folder)
-		e.uint(uint64(len(l.Inputs)))
-		for _, in := range l.Inputs {
-			e.input(in)
-		}
-		e.summary(l.Summary)
-		e.problems(l.Warnings)
-		e.fileHashes(l.Files)
+		e.logo(slug, c.Logos[slug])
+	}
+	if err := c.spilled.each(func(entry string) error { e.raw(entry); return nil }); err != nil {
+		return err
 	}
 	e.uint(uint64(len(c.Trees)))
 	for _, t := range c.Trees {
@@ -84,15 +79,7 @@ func decodeCache(data []byte) (*treeCache, error) {
 	n := d.count(minLogo)
 	c.Logos = make(map[string]*cachedLogo, n)
 	for range n {
-		slug := d.str()
-		l := &cachedLogo{Folder: d.input()}
-		l.Inputs = make([]inputStat, d.count(minInput))
-		for i := range l.Inputs {
-			l.Inputs[i] = d.input()
-		}
-		l.Summary = d.summary()
-		l.Warnings = d.problems()
-		l.Files = d.fileHashes()
+		slug, l := d.logo()
 		c.Logos[slug] = l
 	}
 	c.Trees = make([]*treeRecord, d.count(minTree))
@@ -121,20 +108,23 @@ func (r *treeRecord) encodeTo(e *encoder) {
 	}
 	var n byteCount
 	count := newEncoder(&n, nil) // no checksum
-	r.encodeEntries(count)
+	r.encodeEntries(count, false)
 	count.flush()
-	e.uint(uint64(n))
-	r.encodeEntries(e)
+	e.uint(uint64(n) + uint64(r.spilled.payloadSize()))
+	r.encodeEntries(e, true)
 }
 
-func (r *treeRecord) encodeEntries(e *encoder) {
-	e.uint(uint64(len(r.Files)))
+// encodeEntries writes the record's files and folders; those in its spill
+// file only when spilled is set (encodeTo counts the others).
+func (r *treeRecord) encodeEntries(e *encoder, spilled bool) {
+	e.uint(uint64(r.fileCount()))
 	for name, st := range r.Files {
-		e.str(name)
-		e.hash(st.Hash)
-		e.int(st.Size)
-		e.int(st.MTime)
-		e.uint(st.Ino)
+		e.fileState(name, st)
+	}
+	if spilled {
+		if err := r.spilled.each(func(entry string) error { e.raw(entry); return nil }); err != nil && e.err == nil {
+			e.err = err
+		}
 	}
 	e.uint(uint64(len(r.Dirs)))
 	for d, mtime := range r.Dirs {
@@ -254,6 +244,37 @@ func (e *encoder) fileHashes(files []fileHash) {
 		e.str(f.Name)
 		e.hash(f.Hash)
 	}
+}
+
+// logo writes a logo's entry of the cache.
+func (e *encoder) logo(slug string, l *cachedLogo) {
+	e.str(slug)
+	e.input(l.Folder)
+	e.uint(uint64(len(l.Inputs)))
+	for _, in := range l.Inputs {
+		e.input(in)
+	}
+	e.summary(l.Summary)
+	e.problems(l.Warnings)
+	e.fileHashes(l.Files)
+}
+
+// fileState writes a file's entry of a tree's record.
+func (e *encoder) fileState(name string, st fileState) {
+	e.str(name)
+	e.hash(st.Hash)
+	e.int(st.Size)
+	e.int(st.MTime)
+	e.uint(st.Ino)
+}
+
+// entry encodes one entry of a spill file with enc.
+func entry(enc func(e *encoder)) ([]byte, error) {
+	var b bytes.Buffer
+	e := &encoder{w: &b, buf: make([]byte, 0, 512)}
+	enc(e)
+	e.flush()
+	return b.Bytes(), e.err
 }
 
 func (e *encoder) input(in inputStat) {
@@ -404,6 +425,20 @@ func (d *decoder) fileHashes() []fileHash {
 
 func (d *decoder) input() inputStat {
 	return inputStat{Name: d.str(), Size: d.int(), MTime: d.int(), CTime: d.int(), Ino: d.uint(), Hash: d.hash()}
+}
+
+// logo reads what encoder.logo wrote.
+func (d *decoder) logo() (string, *cachedLogo) {
+	slug := d.str()
+	l := &cachedLogo{Folder: d.input()}
+	l.Inputs = make([]inputStat, d.count(minInput))
+	for i := range l.Inputs {
+		l.Inputs[i] = d.input()
+	}
+	l.Summary = d.summary()
+	l.Warnings = d.problems()
+	l.Files = d.fileHashes()
+	return slug, l
 }
 
 func (d *decoder) summary() *logoSummary {

@@ -234,7 +234,13 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, e
 	if err := emit("r/registry.json", func(w io.Writer) error { return r.registry.index(w, logos) }); err != nil {
 		return err
 	}
-	site, err := r.site.collectionPages(counts, logos)
+	if err := emitAll(r.assets, emit); err != nil {
+		return err
+	}
+	if err := emit(galleryFile, func(w io.Writer) error { return r.site.galleryTo(w, counts, logos) }); err != nil {
+		return err
+	}
+	site, err := r.site.otherPages(logos)
 	if err != nil {
 		return err
 	}
@@ -242,7 +248,12 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, e
 	if err != nil {
 		return err
 	}
-	for _, f := range slices.Concat(r.assets, site, []OutFile{manifest}) {
+	return emitAll(append(site, manifest), emit)
+}
+
+// emitAll hands files to emit, as collectionFiles does its own.
+func emitAll(files []OutFile, emit func(name string, write func(io.Writer) error) error) error {
+	for _, f := range files {
 		write := func(w io.Writer) error {
 			_, err := w.Write(f.Data)
 			return err

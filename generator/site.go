@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
+	"io"
 	"io/fs"
 	"math"
 	"net"
@@ -271,15 +272,66 @@ func newSiteRenderer(base string, tmpl fs.FS) (*siteRenderer, []OutFile, error) 
 // page renders and minifies one page. It runs on several goroutines:
 // templates and the minifier are safe for concurrent use.
 func (r *siteRenderer) page(name, tmplName string, data any) (OutFile, error) {
-	var buf bytes.Buffer
-	if err := r.pages.ExecuteTemplate(&buf, tmplName, data); err != nil {
-		return OutFile{}, fmt.Errorf("rendering %s: %w", name, err)
-	}
 	var out bytes.Buffer
-	if err := r.m.Minify("text/html", &out, &buf); err != nil {
-		return OutFile{}, fmt.Errorf("minifying %s: %w", name, err)
+	if err := r.pageTo(&out, name, tmplName, data); err != nil {
+		return OutFile{}, err
 	}
 	return OutFile{Name: name, Data: out.Bytes()}, nil
+}
+
+// pageTo renders the page name from the template tmplName and writes it,
+// minified, to w.
+func (r *siteRenderer) pageTo(w io.Writer, name, tmplName string, data any) error {
+	var raw pageBuffer
+	if err := r.pages.ExecuteTemplate(&raw, tmplName, data); err != nil {
+		return fmt.Errorf("rendering %s: %w", name, err)
+	}
+	if err := r.m.Minify("text/html", w, &raw); err != nil {
+		return fmt.Errorf("minifying %s: %w", name, err)
+	}
+	return nil
+}
+
+// pageBuffer holds a page as its template writes it, in blocks, until the
+// minifier takes it whole (the HTML lexer reads one slice): a
+// bytes.Buffer grows by doubling, and held up to three times the 4 MB of
+// the gallery of 13,880 logos as it grew; this holds it twice, as Bytes
+// joins the blocks.
+type pageBuffer struct {
+	blocks [][]byte
+	n      int
+}
+
+func (p *pageBuffer) Write(b []byte) (int, error) {
+	n := len(b)
+	for len(b) > 0 {
+		if k := len(p.blocks); k == 0 || len(p.blocks[k-1]) == cap(p.blocks[k-1]) {
+			size := min(4<<10<<k, 256<<10) // small pages stay small
+			p.blocks = append(p.blocks, make([]byte, 0, size))
+		}
+		last := &p.blocks[len(p.blocks)-1]
+		k := min(len(b), cap(*last)-len(*last))
+		*last = append(*last, b[:k]...)
+		b = b[k:]
+	}
+	p.n += n
+	return n, nil
+}
+
+// Bytes joins the blocks, with room for the byte the lexer appends.
+func (p *pageBuffer) Bytes() []byte {
+	out := make([]byte, 0, p.n+1)
+	for _, b := range p.blocks {
+		out = append(out, b...)
+	}
+	p.blocks = nil
+	return out
+}
+
+// Read is never called: the minifier takes Bytes. It makes pageBuffer an
+// io.Reader.
+func (p *pageBuffer) Read([]byte) (int, error) {
+	return 0, errors.New("pageBuffer: read through Bytes")
 }
 
 // link sets the link-preview fields of a page at path (relative to the
@@ -292,6 +344,19 @@ func (r *siteRenderer) link(p *pageData, path, image, alt string) {
 
 // gallery renders index.html: every logo as a card.
 func (r *siteRenderer) gallery(cats []IndexCategory, logos []*logoSummary) (OutFile, error) {
+	var out bytes.Buffer
+	if err := r.galleryTo(&out, cats, logos); err != nil {
+		return OutFile{}, err
+	}
+	return OutFile{Name: galleryFile, Data: out.Bytes()}, nil
+}
+
+// galleryFile is the gallery's name in the tree.
+const galleryFile = "index.html"
+
+// galleryTo writes the gallery to w: a streamed build writes it into its
+// file, never whole in memory (3 MB for 13,880 logos).
+func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos []*logoSummary) error {
 	gd := galleryData{
 		pageData: pageData{
 			Title:       "Logo index",
@@ -312,7 +377,7 @@ func (r *siteRenderer) gallery(cats []IndexCategory, logos []*logoSummary) (OutF
 			Tile:       newTile(l, logoDir(l.Slug)+"/"),
 		})
 	}
-	return r.page("index.html", siteGalleryTmpl, gd)
+	return r.pageTo(w, galleryFile, siteGalleryTmpl, gd)
 }
 
 // RenderGallery renders the gallery of col alone: index.html and the files
@@ -343,14 +408,11 @@ func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	return append(files, gallery), nil
 }
 
-// collectionPages renders the pages and CDN files of the site that list
-// or serve every logo (issue 4: gallery, _headers; issue 15: cards in the
-// gallery's HTML, 404 page, sitemap): all but the logos' own pages.
-func (r *siteRenderer) collectionPages(cats []IndexCategory, logos []*logoSummary) ([]OutFile, error) {
-	gallery, err := r.gallery(cats, logos)
-	if err != nil {
-		return nil, err
-	}
+// otherPages renders the pages and CDN files of the site that list or
+// serve every logo but the gallery (issue 4: _headers; issue 15: 404 page,
+// sitemap). The gallery (galleryTo) and these are all but the logos' own
+// pages.
+func (r *siteRenderer) otherPages(logos []*logoSummary) ([]OutFile, error) {
 	// The 404 page is served at whatever path was missing, so it links
 	// from the base URL's path, not relative to itself.
 	root := basePath(r.base)
@@ -362,7 +424,7 @@ func (r *siteRenderer) collectionPages(cats []IndexCategory, logos []*logoSummar
 	if err != nil {
 		return nil, err
 	}
-	files := []OutFile{gallery, notFound}
+	files := []OutFile{notFound}
 	if r.public {
 		files = append(files, sitemaps(r.base, logos)...)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -175,6 +177,16 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if b.old != nil && b.old.Dir != opts.Dir {
 		b.old.rebase(opts.Dir)
 	}
+	// A build with no cache to go by computes every logo into an empty
+	// tree: what each logo gives the cache, and each file's record, wait
+	// on disk for the end, so that only the summaries stay in memory. A
+	// memo keeps them in memory for the next build.
+	if b.old == nil && opts.Memo == nil {
+		if b.logoSpill, err = newSpill(out.parent, spillPrefix(out)); err != nil {
+			return nil, err
+		}
+		defer b.logoSpill.close()
+	}
 
 	// A hint that names anything but a logo folder (categories.yaml,
 	// .logoindexignore) is no hint: every folder is looked at.
@@ -226,7 +238,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 
 	digest := b.collectionDigest(counts, sums)
 	if b.upToDate(digest) {
-		res.Files = len(b.live.rec.Files)
+		res.Files = b.live.rec.fileCount()
 		res.UpToDate = true
 		if opts.FillStandby && b.cached {
 			if err := b.fillStandby(digest); err != nil {
@@ -276,7 +288,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if err := b.swap(); err != nil {
 		return nil, err
 	}
-	res.Files = len(b.live.rec.Files)
+	res.Files = b.live.rec.fileCount()
 	if b.cached {
 		if err := b.live.recordDirs(); err != nil {
 			b.live.rec = nil
@@ -320,6 +332,9 @@ type treeBuild struct {
 
 	logos      []*builtLogo
 	collection []fileHash
+	// logoSpill, in a build with no cache to go by, holds the cache
+	// entries of the logos it computed, which keep only their summaries.
+	logoSpill *spill
 
 	written, linked atomic.Int64
 	mu              sync.Mutex
@@ -328,13 +343,29 @@ type treeBuild struct {
 
 // builtLogo is one logo of a build.
 type builtLogo struct {
-	slug   string
-	hit    bool // from the cache; its files are not in the standby yet
-	sum    *logoSummary
-	probs  ProblemList
+	slug  string
+	hit   bool // from the cache; its files are not in the standby yet
+	sum   *logoSummary
+	probs ProblemList
+	// in is what else the cache keeps of the logo: nil when it failed,
+	// or once its entry went to the build's logoSpill.
+	in *logoInputs
+}
+
+// logoInputs is what the cache keeps of a logo but its summary and
+// warnings.
+type logoInputs struct {
 	folder inputStat // the stat of its folder, before inputs
 	inputs []inputStat
 	files  []fileHash
+}
+
+// files are the logo's output files, unless they went to the spill.
+func (l *builtLogo) files() []fileHash {
+	if l.in == nil {
+		return nil
+	}
+	return l.in.files
 }
 
 func (b *treeBuild) fail(err error) {
@@ -361,7 +392,7 @@ func (b *treeBuild) logo(slug string) *builtLogo {
 	}
 	c := b.old.Logos[slug]
 	hit := func(folder inputStat, inputs []inputStat) *builtLogo {
-		return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, folder: folder, inputs: inputs, files: c.Files}
+		return &builtLogo{slug: slug, hit: true, sum: c.Summary, probs: c.Warnings, in: &logoInputs{folder, inputs, c.Files}}
 	}
 	if c != nil && b.trusted && b.opts.Changed != nil && !b.opts.Changed[slug] {
 		// The watcher saw nothing change in this folder.
@@ -387,7 +418,7 @@ func (b *treeBuild) logo(slug string) *builtLogo {
 // compute checks, optimises and renders a logo and writes its files into
 // the standby.
 func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, entries []fs.DirEntry) *builtLogo {
-	l := &builtLogo{slug: slug, folder: folder}
+	l := &builtLogo{slug: slug}
 	ls := b.source.logoListed(slug, entries, &l.probs)
 	logo, p := checkLogo(ls, b.cs)
 	l.probs = append(l.probs, p...)
@@ -400,12 +431,13 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 		return l
 	}
 	l.sum = summarize(logo)
-	l.files = make([]fileHash, 0, len(files)) // kept for every logo: no slack
+	in := &logoInputs{folder: folder, files: make([]fileHash, 0, len(files))} // no slack
 	for _, f := range files {
 		h := hashOf(f.Data)
-		l.files = append(l.files, fileHash{f.Name, h})
+		in.files = append(in.files, fileHash{f.Name, h})
 		b.place(f.Name, h, f.Data)
 	}
+	l.in = in
 	// The stat of each input was taken before it was read, so an edit
 	// made meanwhile shows as a changed stat next time.
 	data := map[string][]byte{}
@@ -415,17 +447,35 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 	for v, f := range ls.Variants {
 		data[v+".svg"] = f.Data
 	}
+	complete := true
 	for i := range inputs {
 		d, ok := data[inputs[i].Name]
 		if !ok {
-			return l // not all read: not cached
+			complete = false // not all read: not cached
+			break
 		}
 		inputs[i].Hash = hashOf(d)
 	}
-	if len(inputs) == len(data) {
-		l.inputs = inputs
+	if complete && len(inputs) == len(data) {
+		in.inputs = inputs
+	}
+	if b.logoSpill != nil && (in.inputs != nil || !b.cached) {
+		e, err := entry(func(e *encoder) { e.logo(slug, l.cached()) })
+		if err == nil {
+			err = b.logoSpill.add(e)
+		}
+		if err != nil {
+			b.fail(err)
+			return l
+		}
+		l.in = nil
 	}
 	return l
+}
+
+// cached is the logo's entry of the cache; l.in is set.
+func (l *builtLogo) cached() *cachedLogo {
+	return &cachedLogo{Folder: l.in.folder, Inputs: l.in.inputs, Summary: l.sum, Warnings: l.probs, Files: l.in.files}
 }
 
 // fillStandby makes the standby hold the live tree's files, the last
@@ -482,7 +532,7 @@ func (b *treeBuild) reuseCollection(digest hash) bool {
 // placeCached puts the files of a logo from the cache into the standby,
 // computing the logo again when neither tree holds one of them.
 func (b *treeBuild) placeCached(l *builtLogo) {
-	for _, f := range l.files {
+	for _, f := range l.files() {
 		if !b.place(f.Name, f.Hash, nil) {
 			folder, inputs, entries := b.source.statInputs(l.slug)
 			c := b.compute(l.slug, folder, inputs, entries)
@@ -625,21 +675,87 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 	if b.sameNames(coll) {
 		return nil // as the last build's, which passed
 	}
+	// Every name, a logo's (from memory or the spill) with its slug, then
+	// the collection's. A spilled name is valid only during the call.
+	each := func(fn func(name, logo string)) error {
+		for _, l := range b.logos {
+			if l.sum != nil {
+				for _, f := range l.files() {
+					fn(f.Name, l.slug)
+				}
+			}
+		}
+		err := b.logoSpill.each(func(entry string) error {
+			d := &decoder{s: entry}
+			slug, l := d.logo()
+			if d.err != nil {
+				return d.err
+			}
+			for _, f := range l.Files {
+				fn(f.Name, slug)
+			}
+			return nil
+		})
+		for _, f := range coll {
+			fn(f.Name, "")
+		}
+		return err
+	}
+	// Most builds have no clash: a pass over hashes of the names shows
+	// it without a list of them all (554,413 at 104,100 logos).
+	if suspect, err := mayClash(func(fn func(string)) error {
+		return each(func(name, _ string) { fn(name) })
+	}); err != nil || !suspect {
+		return err
+	}
 	var files []OutFile
+	order := map[string]int{"": len(b.logos)} // the collection's last
 	dirs := map[string]string{}
-	for _, l := range b.logos {
-		if l.sum == nil {
-			continue
-		}
-		dirs[l.slug] = path.Dir(l.sum.MetaPath)
-		for _, f := range l.files {
-			files = append(files, OutFile{Name: f.Name, Logo: l.slug})
+	for i, l := range b.logos {
+		if l.sum != nil {
+			order[l.slug] = i
+			dirs[l.slug] = path.Dir(l.sum.MetaPath)
 		}
 	}
-	for _, f := range coll {
-		files = append(files, OutFile{Name: f.Name})
+	err := each(func(name, logo string) {
+		files = append(files, OutFile{Name: strings.Clone(name), Logo: strings.Clone(logo)})
+	})
+	if err != nil {
+		return err
 	}
+	// In slug order, as the logos are, whatever order the spill has.
+	slices.SortStableFunc(files, func(x, y OutFile) int { return order[x.Logo] - order[y.Logo] })
 	return clashErrors(files, dirs)
+}
+
+// mayClash reports whether two of the names each gives may be one, or
+// one a folder of another, by 64-bit hashes of the names and their
+// folders: false is certain; true, which a clash gives and two hashes
+// that collide by chance could, asks for the exact check.
+func mayClash(each func(fn func(name string)) error) (bool, error) {
+	seed := maphash.MakeSeed()
+	names, folders := map[uint64]struct{}{}, map[uint64]struct{}{}
+	suspect := false
+	err := each(func(name string) {
+		h := maphash.String(seed, name)
+		if _, ok := names[h]; ok {
+			suspect = true
+		} else if _, ok := folders[h]; ok {
+			suspect = true
+		}
+		names[h] = struct{}{}
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			h := maphash.String(seed, d)
+			if _, ok := folders[h]; ok {
+				break // and so are its parents
+			}
+			if _, ok := names[h]; ok {
+				suspect = true
+			}
+			folders[h] = struct{}{}
+		}
+	})
+	return suspect, err
 }
 
 // sameNames reports whether the build's output names are the last
@@ -661,10 +777,10 @@ func (b *treeBuild) sameNames(coll []OutFile) bool {
 		}
 		n++
 		c := b.old.Logos[l.slug]
-		if c == nil || len(c.Files) != len(l.files) {
+		if c == nil || len(c.Files) != len(l.files()) {
 			return false
 		}
-		for i, f := range l.files {
+		for i, f := range l.files() {
 			if c.Files[i].Name != f.Name {
 				return false
 			}
@@ -729,9 +845,9 @@ func (b *treeBuild) upToDate(digest hash) bool {
 		if !l.hit {
 			return false
 		}
-		n += len(l.files)
+		n += len(l.files())
 	}
-	if n != len(b.live.rec.Files) {
+	if n != b.live.rec.fileCount() {
 		return false
 	}
 	// A stat a file, on every CPU: this is most of a no-op build.
@@ -739,7 +855,7 @@ func (b *treeBuild) upToDate(digest hash) bool {
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
 	par.For(ctx, len(b.logos), b.opts.Workers, func(i int) {
-		for _, f := range b.logos[i].files {
+		for _, f := range b.logos[i].files() {
 			if !b.live.holds(f.Name, f.Hash) {
 				changed.Store(true)
 				cancel()
@@ -761,7 +877,7 @@ func (b *treeBuild) prune() error {
 	}
 	want := map[string]bool{}
 	for _, l := range b.logos {
-		for _, f := range l.files {
+		for _, f := range l.files() {
 			want[f.Name] = true
 		}
 	}
@@ -834,6 +950,9 @@ func (b *treeBuild) discard() {
 	for _, t := range []*tree{b.live, b.standby} {
 		if t != nil {
 			t.closeStats()
+			if t.rec != nil {
+				t.rec.spilled.close()
+			}
 		}
 	}
 	if !b.cached && b.standby != nil {
@@ -878,8 +997,7 @@ func (b *treeBuild) openStandby() error {
 		if err != nil {
 			return err
 		}
-		b.standby = emptyTree(dir)
-		return nil
+		return b.emptyStandby(dir)
 	}
 	dir := standbyDir(b.out)
 	var err error
@@ -909,8 +1027,19 @@ func (b *treeBuild) openStandby() error {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err
 	}
+	return b.emptyStandby(dir)
+}
+
+// emptyStandby makes the empty folder dir the standby; in a build that
+// spills, its record goes to a spill file.
+func (b *treeBuild) emptyStandby(dir string) error {
 	b.standby = emptyTree(dir)
-	return nil
+	if b.logoSpill == nil {
+		return nil
+	}
+	var err error
+	b.standby.rec.spilled, err = newSpill(b.out.parent, spillPrefix(b.out))
+	return err
 }
 
 // saveCache writes what the next build needs. A cache that cannot be
@@ -923,10 +1052,11 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 	c := &treeCache{
 		Program: b.program, Settings: b.settings, Dir: b.opts.Dir, Started: started.UnixNano(),
 		Logos: map[string]*cachedLogo{}, Collection: digest, CollectionFiles: b.collection,
+		spilled: b.logoSpill,
 	}
 	for _, l := range b.logos {
-		if l.sum != nil && l.inputs != nil {
-			c.Logos[l.slug] = &cachedLogo{Folder: l.folder, Inputs: l.inputs, Summary: l.sum, Warnings: l.probs, Files: l.files}
+		if l.sum != nil && l.in != nil && l.in.inputs != nil {
+			c.Logos[l.slug] = l.cached()
 		}
 	}
 	for _, t := range []*tree{b.live, b.standby} {

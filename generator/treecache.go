@@ -59,6 +59,10 @@ type treeCache struct {
 	// Trees are the live tree and the standby, by folder identity:
 	// what each holds does not depend on the program.
 	Trees []*treeRecord
+
+	// spilled holds more logos, encoded: a clean build's, which it keeps
+	// on disk until it writes the cache.
+	spilled *spill
 }
 
 // cachedLogo is a logo as the last build made it.
@@ -93,6 +97,31 @@ type treeRecord struct {
 	// encoded is Files and Dirs as the cache file holds them (Files is
 	// nil until decode); empty once the build writes into the tree.
 	encoded string
+	// spilled holds more files, encoded: a clean build records the files
+	// it writes there, not in Files, which it never needs to look them up
+	// in (its tree was empty).
+	spilled *spill
+}
+
+// fileCount is the number of files the record names.
+func (r *treeRecord) fileCount() int { return len(r.Files) + r.spilled.count() }
+
+// eachName calls fn with the name of every file the record names; a
+// spilled name is valid only during the call.
+func (r *treeRecord) eachName(fn func(name string) error) error {
+	for name := range r.Files {
+		if err := fn(name); err != nil {
+			return err
+		}
+	}
+	return r.spilled.each(func(entry string) error {
+		d := &decoder{s: entry}
+		name := d.str()
+		if d.err != nil {
+			return d.err
+		}
+		return fn(name)
+	})
 }
 
 // fileState is an output file: its content hash and the stat it had after
@@ -452,15 +481,28 @@ func (t *tree) record(name string, h hash, st *fileStat) error {
 		st = &cur
 	}
 	t.mu.Lock()
-	t.rec.Files[name] = st.state(h)
 	t.touch(path.Dir(name))
+	if t.rec.spilled == nil {
+		t.rec.Files[name] = st.state(h)
+	}
 	t.mu.Unlock()
-	return nil
+	if t.rec.spilled == nil {
+		return nil
+	}
+	e, err := entry(func(e *encoder) { e.fileState(name, st.state(h)) })
+	if err != nil {
+		return err
+	}
+	return t.rec.spilled.add(e)
 }
 
 // touch notes that the entries of folder d (and so its mtime) changed;
-// t.mu is held.
+// t.mu is held. A tree this build made empty has no folder mtimes on
+// record to forget, nor a prune to tell.
 func (t *tree) touch(d string) {
+	if t.empty {
+		return
+	}
 	if t.touched == nil {
 		t.touched = map[string]bool{}
 	}
@@ -543,8 +585,9 @@ func (t *tree) recordDirs() error {
 	for d := range t.touched {
 		delete(t.rec.Dirs, d)
 	}
-	delete(t.rec.Dirs, ".") // the swap may change the root's mtime
-	for name := range t.rec.Files {
+	delete(t.rec.Dirs, ".")    // the swap may change the root's mtime
+	t.made = map[string]bool{} // not needed now, and as big as Dirs
+	err := t.rec.eachName(func(name string) error {
 		for d := path.Dir(name); ; d = path.Dir(d) {
 			if _, ok := t.rec.Dirs[d]; ok {
 				break
@@ -553,11 +596,15 @@ func (t *tree) recordDirs() error {
 			if err != nil {
 				return err
 			}
-			t.rec.Dirs[d] = st.mtime
+			t.rec.Dirs[strings.Clone(d)] = st.mtime // name may be a spill's
 			if d == "." {
 				break
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	info, err := os.Lstat(t.dir)
 	if err != nil {
