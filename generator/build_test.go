@@ -333,3 +333,27 @@ func TestSlugClashesWithOutput(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestSharedVariants: summaries with the same variants share one list,
+// equal to theirs; a list with a name that is no variant (a cache file
+// could hold one) is returned as it is, not kept.
+func TestSharedVariants(t *testing.T) {
+	a := sharedVariants([]string{"icon", "wordmark"})
+	b := sharedVariants([]string{"icon", "wordmark"})
+	if diff := cmp.Diff([]string{"icon", "wordmark"}, a); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if &a[0] != &b[0] {
+		t.Error("two lists of the same variants are not shared")
+	}
+	if c := sharedVariants([]string{"icon"}); len(c) != 1 || &c[0] == &a[0] {
+		t.Errorf("sharedVariants([icon]) = %q, shared with [icon wordmark]", c)
+	}
+	odd := []string{"icon", "logo"}
+	if got := sharedVariants(odd); &got[0] != &odd[0] {
+		t.Error("a list with an unknown name was replaced")
+	}
+	if _, kept := variantLists.Load("icon logo"); kept {
+		t.Error("a list with an unknown name was kept")
+	}
+}

@@ -445,7 +445,7 @@ func (d *decoder) summary() *logoSummary {
 	s := &logoSummary{Slug: d.str(), Name: d.str(), Hex: d.str(), Categories: d.strs(), Aliases: d.strs(), Component: d.str()}
 	s.ComponentAt = Pos{Line: int(d.int()), Col: int(d.int())}
 	s.MetaPath = d.str()
-	s.Variants = d.strs()
+	s.Variants = sharedVariants(d.strs())
 	s.DarkIcon = d.bool()
 	s.IconOnDark = d.bool()
 	return s

@@ -10,6 +10,7 @@ import (
 	htmltemplate "html/template"
 	"io"
 	"io/fs"
+	"iter"
 	"math"
 	"net"
 	"net/url"
@@ -74,8 +75,10 @@ type galleryData struct {
 	pageData
 	Total      int
 	Categories []IndexCategory
-	Cards      []cardView
-	IndexURL   string // {base}/api/logos.json, shown to users
+	// Cards gives each logo's card as the template ranges over it: a
+	// list of them all was 26 MB at 104,100 logos.
+	Cards    iter.Seq[cardView]
+	IndexURL string // {base}/api/logos.json, shown to users
 }
 
 // cardView is one logo in the gallery: a link to its page, rendered at
@@ -365,18 +368,22 @@ func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos []*log
 		},
 		Total:      len(logos),
 		Categories: cats,
-		Cards:      make([]cardView, 0, len(logos)),
 		IndexURL:   r.base + "/api/logos.json",
 	}
-	r.link(&gd.pageData, "", r.base+"/"+faviconFile, "Logo index")
-	for _, l := range logos {
-		gd.Cards = append(gd.Cards, cardView{
-			Slug: l.Slug, Name: l.Name, Hex: l.Hex,
-			Categories: strings.Join(l.Categories, " "),
-			Aliases:    strings.Join(l.Aliases, "\n"),
-			Tile:       newTile(l, logoDir(l.Slug)+"/"),
-		})
+	gd.Cards = func(yield func(cardView) bool) {
+		for _, l := range logos {
+			card := cardView{
+				Slug: l.Slug, Name: l.Name, Hex: l.Hex,
+				Categories: strings.Join(l.Categories, " "),
+				Aliases:    strings.Join(l.Aliases, "\n"),
+				Tile:       newTile(l, logoDir(l.Slug)+"/"),
+			}
+			if !yield(card) {
+				return
+			}
+		}
 	}
+	r.link(&gd.pageData, "", r.base+"/"+faviconFile, "Logo index")
 	return r.pageTo(w, galleryFile, siteGalleryTmpl, gd)
 }
 
