@@ -309,7 +309,10 @@ func (p *pageBuffer) Write(b []byte) (int, error) {
 	n := len(b)
 	for len(b) > 0 {
 		if k := len(p.blocks); k == 0 || len(p.blocks[k-1]) == cap(p.blocks[k-1]) {
-			size := min(4<<10<<k, 256<<10) // small pages stay small
+			size := 256 << 10
+			if k < 6 {
+				size = 4 << 10 << k // small pages stay small
+			}
 			p.blocks = append(p.blocks, make([]byte, 0, size))
 		}
 		last := &p.blocks[len(p.blocks)-1]

@@ -761,3 +761,31 @@ func testJSX(t *testing.T, data []byte) *svg.JSX {
 	}
 	return j
 }
+
+// TestPageBuffer writes pages of many sizes into a pageBuffer, in pieces
+// of many sizes, up to a page of 20 MB (the gallery of 104,100 logos is
+// 30 MB; its blocks once outgrew a shift), and reads each back whole,
+// with the byte of room the HTML lexer wants.
+func TestPageBuffer(t *testing.T) {
+	for _, size := range []int{0, 1, 4 << 10, 5000, 300 << 10, 20 << 20} {
+		want := make([]byte, size)
+		for i := range want {
+			want[i] = byte(i*7 + i/4096)
+		}
+		var p pageBuffer
+		for rest, i := want, 0; len(rest) > 0; i++ {
+			n := min(len(rest), 1+i*37%9000)
+			if k, err := p.Write(rest[:n]); k != n || err != nil {
+				t.Fatalf("size %d: Write = %d, %v", size, k, err)
+			}
+			rest = rest[n:]
+		}
+		got := p.Bytes()
+		if !bytes.Equal(got, want) {
+			t.Errorf("size %d: read back %d bytes, differing", size, len(got))
+		}
+		if cap(got) <= len(got) {
+			t.Errorf("size %d: no room for one more byte", size)
+		}
+	}
+}
