@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -266,15 +265,6 @@ func (e *encoder) fileState(name string, st fileState) {
 	e.int(st.Size)
 	e.int(st.MTime)
 	e.uint(st.Ino)
-}
-
-// entry encodes one entry of a spill file with enc.
-func entry(enc func(e *encoder)) ([]byte, error) {
-	var b bytes.Buffer
-	e := &encoder{w: &b, buf: make([]byte, 0, 512)}
-	enc(e)
-	e.flush()
-	return b.Bytes(), e.err
 }
 
 func (e *encoder) input(in inputStat) {

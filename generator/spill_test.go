@@ -174,11 +174,9 @@ func BenchmarkSpill(b *testing.B) {
 		l.Files = append(l.Files, fileHash{Name: "logos/acme/" + v + ".svg"})
 	}
 	for b.Loop() {
-		e, _ := entry(func(e *encoder) { e.logo("acme", l) })
-		s.add(e)
+		s.addWith(func(e *encoder) { e.logo("acme", l) })
 		for _, f := range l.Files {
-			e, _ := entry(func(e *encoder) { e.fileState(f.Name, fileState{Size: 1234}) })
-			s.add(e)
+			s.addWith(func(e *encoder) { e.fileState(f.Name, fileState{Size: 1234}) })
 		}
 	}
 	var n bytes.Buffer

@@ -83,7 +83,9 @@ type TreeResult struct {
 // BuildTree builds the sources in src into the folder dir, streaming: each
 // logo is read, checked, optimised and rendered by one of opts.Workers
 // goroutines, its files go straight into the new tree, and only its
-// summary stays in memory for the files of the whole collection. The new
+// summary stays in memory for the files of the whole collection (what it
+// gives the cache, and the record of each file, wait in spill files beside
+// dir until the end; a rebuild holds the cache it read). The new
 // tree replaces dir as WriteTree does, in one atomic swap, so a reader (or
 // a crash) sees the whole old tree or the whole new one.
 //
@@ -460,11 +462,7 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 		in.inputs = inputs
 	}
 	if b.logoSpill != nil && (in.inputs != nil || !b.cached) {
-		e, err := entry(func(e *encoder) { e.logo(slug, l.cached()) })
-		if err == nil {
-			err = b.logoSpill.add(e)
-		}
-		if err != nil {
+		if err := b.logoSpill.addWith(func(e *encoder) { e.logo(slug, l.cached()) }); err != nil {
 			b.fail(err)
 			return l
 		}

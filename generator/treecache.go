@@ -489,11 +489,7 @@ func (t *tree) record(name string, h hash, st *fileStat) error {
 	if t.rec.spilled == nil {
 		return nil
 	}
-	e, err := entry(func(e *encoder) { e.fileState(name, st.state(h)) })
-	if err != nil {
-		return err
-	}
-	return t.rec.spilled.add(e)
+	return t.rec.spilled.addWith(func(e *encoder) { e.fileState(name, st.state(h)) })
 }
 
 // touch notes that the entries of folder d (and so its mtime) changed;
