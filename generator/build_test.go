@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unsafe"
 
 	"logoindex/internal/testtree"
 
@@ -356,4 +357,21 @@ func TestSharedVariants(t *testing.T) {
 	if _, kept := variantLists.Load("icon logo"); kept {
 		t.Error("a list with an unknown name was kept")
 	}
+
+	// A decoded cache's names point into the file's bytes: nothing kept
+	// may, or the file would stay in memory (and a spill's buffer is
+	// reused). One name joined is that name, uncopied.
+	buf := []byte("icon-mono")
+	sharedVariants([]string{unsafe.String(&buf[0], len(buf))})
+	inBuf := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		start := uintptr(unsafe.Pointer(&buf[0]))
+		return len(s) > 0 && p >= start && p < start+uintptr(len(buf))
+	}
+	variantLists.Range(func(k, v any) bool {
+		if inBuf(k.(string)) || slices.ContainsFunc(v.([]string), inBuf) {
+			t.Errorf("the kept list %q points into the bytes it was read from", k)
+		}
+		return true
+	})
 }

@@ -145,7 +145,7 @@ func sharedVariants(names []string) []string {
 	for i, n := range names {
 		kept[i] = strings.Clone(n)
 	}
-	v, _ := variantLists.LoadOrStore(key, kept)
+	v, _ := variantLists.LoadOrStore(strings.Clone(key), kept) // Join may return names[0]
 	return v.([]string)
 }
 

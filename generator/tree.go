@@ -293,6 +293,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	res.Files = b.live.rec.fileCount()
 	if b.cached {
 		if err := b.live.recordDirs(); err != nil {
+			b.live.rec.spilled.close() // discard no longer finds it
 			b.live.rec = nil
 		}
 		res.CacheError = b.saveCache(digest, started)
@@ -995,7 +996,11 @@ func (b *treeBuild) openStandby() error {
 		if err != nil {
 			return err
 		}
-		return b.emptyStandby(dir)
+		if err := b.emptyStandby(dir); err != nil {
+			os.RemoveAll(dir) // discard removes only a standby it has
+			return err
+		}
+		return nil
 	}
 	dir := standbyDir(b.out)
 	var err error
@@ -1031,13 +1036,15 @@ func (b *treeBuild) openStandby() error {
 // emptyStandby makes the empty folder dir the standby; in a build that
 // spills, its record goes to a spill file.
 func (b *treeBuild) emptyStandby(dir string) error {
-	b.standby = emptyTree(dir)
-	if b.logoSpill == nil {
-		return nil
+	t := emptyTree(dir)
+	if b.logoSpill != nil {
+		var err error
+		if t.rec.spilled, err = newSpill(b.out.parent, spillPrefix(b.out)); err != nil {
+			return err
+		}
 	}
-	var err error
-	b.standby.rec.spilled, err = newSpill(b.out.parent, spillPrefix(b.out))
-	return err
+	b.standby = t
+	return nil
 }
 
 // saveCache writes what the next build needs. A cache that cannot be
