@@ -29,9 +29,8 @@ type spill struct {
 	err     error
 }
 
-// newSpill makes a spill file in dir, named as the temporary trees a
-// killed build leaves (prefix), which the next build removes; on Unix it
-// has no name from the start.
+// newSpill makes a spill file in dir, named by prefix; on Unix it has no
+// name from the start.
 func newSpill(dir, prefix string) (*spill, error) {
 	f, err := os.CreateTemp(dir, prefix)
 	if err != nil {
@@ -151,9 +150,4 @@ func (s *spill) close() {
 	if s.remove != "" {
 		os.Remove(s.remove)
 	}
-}
-
-// spillPrefix names the spill files of the output out.
-func spillPrefix(out *output) string {
-	return "." + out.base + "-tmp-spill-"
 }

@@ -184,7 +184,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	// on disk for the end, so that only the summaries stay in memory. A
 	// memo keeps them in memory for the next build.
 	if b.old == nil && opts.Memo == nil {
-		if b.logoSpill, err = newSpill(out.parent, spillPrefix(out)); err != nil {
+		if b.logoSpill, err = out.newSpill(); err != nil {
 			return nil, err
 		}
 		defer b.logoSpill.close()
@@ -1039,7 +1039,7 @@ func (b *treeBuild) emptyStandby(dir string) error {
 	t := emptyTree(dir)
 	if b.logoSpill != nil {
 		var err error
-		if t.rec.spilled, err = newSpill(b.out.parent, spillPrefix(b.out)); err != nil {
+		if t.rec.spilled, err = b.out.newSpill(); err != nil {
 			return err
 		}
 	}

@@ -125,7 +125,7 @@ func writeFiles(ctx context.Context, root string, files []OutFile) error {
 // tempTree makes a new, empty folder beside the output for a tree being
 // written; cleanLeftovers removes it if the build dies.
 func (o *output) tempTree() (string, error) {
-	tmp, err := os.MkdirTemp(o.parent, "."+o.base+"-tmp-")
+	tmp, err := os.MkdirTemp(o.parent, tempPrefix(o.base))
 	if err != nil {
 		return "", err
 	}
@@ -135,6 +135,17 @@ func (o *output) tempTree() (string, error) {
 	}
 	return tmp, nil
 }
+
+// newSpill makes a spill file beside the output, named as its temporary
+// trees are, so that cleanLeftovers removes one a killed build left (on
+// Unix it has no name from the start).
+func (o *output) newSpill() (*spill, error) {
+	return newSpill(o.parent, tempPrefix(o.base)+"spill-")
+}
+
+// tempPrefix starts the names of what a build of the output base makes
+// beside it for its own use: cleanLeftovers removes them.
+func tempPrefix(base string) string { return "." + base + "-tmp-" }
 
 // exchange makes the tree at tmp the output folder and returns where the
 // old tree is now: at tmp after an atomic exchange, in a hidden -old-
@@ -182,7 +193,7 @@ func cleanLeftovers(parent, base string) error {
 				return err
 			}
 			missing = false
-		case strings.HasPrefix(name, "."+base+"-tmp-"), strings.HasPrefix(name, "."+base+"-old-"):
+		case strings.HasPrefix(name, tempPrefix(base)), strings.HasPrefix(name, "."+base+"-old-"):
 			if err := os.RemoveAll(filepath.Join(parent, name)); err != nil {
 				return err
 			}
