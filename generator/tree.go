@@ -450,16 +450,14 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 	for v, f := range ls.Variants {
 		data[v+".svg"] = f.Data
 	}
-	complete := true
 	for i := range inputs {
 		d, ok := data[inputs[i].Name]
 		if !ok {
-			complete = false // not all read: not cached
-			break
+			return l // not all read: not cached, nor spilled
 		}
 		inputs[i].Hash = hashOf(d)
 	}
-	if complete && len(inputs) == len(data) {
+	if len(inputs) == len(data) {
 		in.inputs = inputs
 	}
 	if b.logoSpill != nil && (in.inputs != nil || !b.cached) {
