@@ -480,16 +480,14 @@ func (t *tree) record(name string, h hash, st *fileStat) error {
 		}
 		st = &cur
 	}
+	if sp := t.rec.spilled; sp != nil { // an empty tree's: no folders to touch
+		return sp.addWith(func(e *encoder) { e.fileState(name, st.state(h)) })
+	}
 	t.mu.Lock()
+	t.rec.Files[name] = st.state(h)
 	t.touch(path.Dir(name))
-	if t.rec.spilled == nil {
-		t.rec.Files[name] = st.state(h)
-	}
 	t.mu.Unlock()
-	if t.rec.spilled == nil {
-		return nil
-	}
-	return t.rec.spilled.addWith(func(e *encoder) { e.fileState(name, st.state(h)) })
+	return nil
 }
 
 // touch notes that the entries of folder d (and so its mtime) changed;
