@@ -72,10 +72,13 @@ func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile
 		sums[i] = summarize(l)
 		files = append(files, perLogo[i]...)
 	}
+	var mu sync.Mutex
 	err = r.collectionFiles(col.Categories, sums, func(name string, write func(io.Writer) error) error {
 		var buf bytes.Buffer
 		err := write(&buf)
+		mu.Lock()
 		files = append(files, OutFile{Name: name, Data: buf.Bytes()})
+		mu.Unlock()
 		return err
 	})
 	if err != nil {
@@ -245,9 +248,21 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 // hands each to emit as a function that writes it, and keeps none: for a
 // large collection these files are tens of megabytes each, and a streamed
 // build writes one, without holding the JSON ones whole, before it makes
-// the next.
+// the next. The gallery, which takes as long as the rest together, is
+// made on a goroutine of its own beside them: emit must be safe for
+// concurrent use, and the order of its calls is not fixed.
 func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, emit func(name string, write func(io.Writer) error) error) error {
 	counts := indexCategories(cats)
+	gallery := make(chan error, 1)
+	go func() {
+		gallery <- emit(galleryFile, func(w io.Writer) error { return r.site.galleryTo(w, counts, logos) })
+	}()
+	err := r.restOfCollection(counts, logos, emit)
+	return errors.Join(err, <-gallery)
+}
+
+// restOfCollection emits the collection's files but the gallery.
+func (r *renderer) restOfCollection(counts []IndexCategory, logos []*logoSummary, emit func(name string, write func(io.Writer) error) error) error {
 	index := func(w io.Writer) error {
 		idx := Index{Categories: counts, Logos: []IndexLogo{}}
 		return writeJSONList(w, idx, len(logos), func(i int) any {
@@ -262,9 +277,6 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, e
 		return err
 	}
 	if err := emitAll(r.assets, emit); err != nil {
-		return err
-	}
-	if err := emit(galleryFile, func(w io.Writer) error { return r.site.galleryTo(w, counts, logos) }); err != nil {
 		return err
 	}
 	site, err := r.site.otherPages(logos)

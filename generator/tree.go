@@ -271,14 +271,22 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		}
 	} else {
 		b.collection = nil
+		var mu sync.Mutex
 		err = r.collectionFiles(counts, sums, func(name string, write func(io.Writer) error) error {
 			h, err := b.placeStream(name, write)
+			mu.Lock()
 			b.collection = append(b.collection, fileHash{name, h})
-			coll = append(coll, OutFile{Name: name})
+			mu.Unlock()
 			return err
 		})
 		if err != nil {
 			return nil, err
+		}
+		// In name order, whatever order they were made in: sameNames
+		// compares the lists by position.
+		slices.SortFunc(b.collection, func(a, b fileHash) int { return strings.Compare(a.Name, b.Name) })
+		for _, f := range b.collection {
+			coll = append(coll, OutFile{Name: f.Name})
 		}
 	}
 	if err := b.clashes(coll); err != nil {
