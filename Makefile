@@ -15,11 +15,12 @@ CHECK_FLAGS ?=
 # logoindex runs the command with the arguments $(1), built into a
 # temporary folder rather than with `go run`: a built binary exits with its
 # own status (go run turns 2, bad usage, into 1), which make reports as
-# "Error 1" or "Error 2", and Ctrl-C ends serve with status 130.
+# "Error 1" or "Error 2", and Ctrl-C ends serve with status 130. $(2) names
+# more programs to build beside it: publish runs ./cmd/logoindex-publish.
 define logoindex
 @echo "logoindex $(strip $(1))"
 @tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
-$(GO) build -o "$$tmp/logoindex" ./cmd/logoindex && "$$tmp/logoindex" $(1)
+$(GO) build -o "$$tmp/" ./cmd/logoindex $(2) && "$$tmp/logoindex" $(1)
 endef
 
 build:
@@ -87,7 +88,7 @@ PUBLISH_FLAGS ?=
 publish:
 	@test -n "$(TO)" || { echo "make publish needs TO=<bucket URL>, for example TO='s3://my-bucket?region=eu-west-1'" >&2; exit 2; }
 	$(call logoindex,build -src $(SRC) -out $(OUT) -base-url $(BASE_URL))
-	$(call logoindex,publish -dir $(OUT) -to '$(TO)' -base-url $(BASE_URL) $(PUBLISH_FLAGS))
+	$(call logoindex,publish -dir $(OUT) -to '$(TO)' -base-url $(BASE_URL) $(PUBLISH_FLAGS),./cmd/logoindex-publish)
 
 # bench is the benchmark of issues 6 and 13 (bench/README.md): on first run
 # it installs rsvg-convert and the pinned npm packages into a cache outside

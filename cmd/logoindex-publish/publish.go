@@ -1,9 +1,13 @@
+// Command logoindex-publish uploads a built tree to a bucket: it is
+// `logoindex publish`, which runs it, in a program of its own (see
+// internal/cli). Its flags are publish's:
+//
+//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-workers objects]
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -19,64 +23,46 @@ import (
 	_ "gocloud.dev/blob/s3blob"    // s3://
 	"golang.org/x/term"
 
+	"logoindex/internal/cli"
 	"logoindex/internal/escape"
 	"logoindex/internal/publish"
 )
 
-// runPublish uploads a built tree to a bucket (see internal/publish).
-// publishArgs are the flags of publish.
-type publishArgs struct {
-	dir, to, baseURL string
-	dryRun, force    bool
-	workers          int
-}
-
-// publishFlagSet registers publish's flags on a new set.
-func publishFlagSet(stderr io.Writer) (*flag.FlagSet, *publishArgs) {
-	fs := newFlagSet("publish", "", stderr)
-	var a publishArgs
-	fs.StringVar(&a.dir, "dir", "dist", "`folder` to publish: the output of build")
-	fs.StringVar(&a.to, "to", "", "bucket `URL` (required): s3://bucket?region=r, gs://bucket, azblob://container, file:///path (credentials come from each store's environment and config files, never from flags)")
-	fs.BoolVar(&a.dryRun, "dry-run", false, "list what would change, change nothing")
-	fs.BoolVar(&a.force, "force", false, "publish a tree built for localhost, for another base URL than the bucket's, or without a build manifest; or into a bucket holding objects logoindex did not publish (they are deleted)")
-	fs.StringVar(&a.baseURL, "base-url", "", "`URL` the bucket is served at: refuse a tree built for another (optional)")
-	fs.IntVar(&a.workers, "workers", publish.DefaultWorkers, "`objects` uploaded or deleted at once")
-	return fs, &a
-}
-
-func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, a := publishFlagSet(stderr)
-	dir, to, dryRun, force, baseURL, workers := &a.dir, &a.to, &a.dryRun, &a.force, &a.baseURL, &a.workers
-	pos, err := parseFlags(fs, args)
+// run is the program: `logoindex publish` with args, its flags. It
+// uploads a built tree to a bucket (see internal/publish).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, a := cli.PublishFlagSet(stderr)
+	dir, to, dryRun, force, baseURL, workers := &a.Dir, &a.To, &a.DryRun, &a.Force, &a.BaseURL, &a.Workers
+	pos, err := cli.ParseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError("publish takes no arguments, got %q", pos)
+		return cli.UsageError("publish takes no arguments, got %q", pos)
 	}
 	if *to == "" {
-		return usageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see README: Publishing to a bucket)")
+		return cli.UsageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see README: Publishing to a bucket)")
 	}
 	u, err := url.Parse(*to)
 	if err != nil || u.Scheme == "" {
-		return usageError("-to %q is not a bucket URL; use s3://bucket, gs://bucket, azblob://container or file:///path", *to)
+		return cli.UsageError("-to %q is not a bucket URL; use s3://bucket, gs://bucket, azblob://container or file:///path", *to)
 	}
 	if !blob.DefaultURLMux().ValidBucketScheme(u.Scheme) {
-		return usageError("-to %q: unknown scheme %q; use s3://, gs://, azblob:// or file://", *to, u.Scheme)
+		return cli.UsageError("-to %q: unknown scheme %q; use s3://, gs://, azblob:// or file://", *to, u.Scheme)
 	}
 	if u.User != nil {
-		return usageError("-to must not hold credentials; they come from the store's environment (AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_KEY, ...)")
+		return cli.UsageError("-to must not hold credentials; they come from the store's environment (AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_KEY, ...)")
 	}
 	if *workers < 1 {
-		return usageError("-workers must be at least 1")
+		return cli.UsageError("-workers must be at least 1")
 	}
 	if *baseURL != "" {
-		if *baseURL, err = checkBaseURL(*baseURL); err != nil {
+		if *baseURL, err = cli.CheckBaseURL(*baseURL); err != nil {
 			return err
 		}
 	}
 	if info, err := os.Stat(*dir); err != nil || !info.IsDir() {
-		return usageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
+		return cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
 	}
 	start := time.Now()
 	opts := publish.Options{DryRun: *dryRun, Force: *force, BaseURL: *baseURL, Workers: *workers}
@@ -128,15 +114,15 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 		return nil
 	case errors.As(err, &tree):
 		for _, p := range tree.Problems {
-			fmt.Fprintln(stderr, escape.Terminal(displayDir(dir)+"/"+p))
+			fmt.Fprintln(stderr, escape.Terminal(cli.DisplayDir(dir)+"/"+p))
 		}
-		return &exitError{code: 1, msg: fmt.Sprintf("%s cannot be published; nothing was sent", dir)}
+		return &cli.ExitError{Code: 1, Msg: fmt.Sprintf("%s cannot be published; nothing was sent", dir)}
 	case errors.As(err, &refused):
-		return &exitError{code: 1, msg: "refusing to publish: " + err.Error()}
+		return &cli.ExitError{Code: 1, Msg: "refusing to publish: " + err.Error()}
 	case errors.As(err, &incomplete):
-		return &exitError{code: 1, msg: err.Error()}
+		return &cli.ExitError{Code: 1, Msg: err.Error()}
 	}
-	return &exitError{code: 1, msg: err.Error() + credentialHint(scheme)}
+	return &cli.ExitError{Code: 1, Msg: err.Error() + credentialHint(scheme)}
 }
 
 // credentialHint says where each store's client looks for credentials.
@@ -287,3 +273,5 @@ func (r *barReporter) finish() {
 		r.bar.Finish()
 	}
 }
+
+func main() { cli.Main(run) }

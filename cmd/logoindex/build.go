@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"logoindex/generator"
+	"logoindex/internal/cli"
 )
 
 // sourceFlags are the flags build and check share, and their patterns.
@@ -31,7 +31,7 @@ const patternsArg = "[pattern ...]"
 // patternsFlagSet is newFlagSet for build and check, whose -h also says
 // what the patterns are.
 func patternsFlagSet(name, what string, stderr io.Writer) *flag.FlagSet {
-	fs := newFlagSet(name, patternsArg, stderr)
+	fs := cli.NewFlagSet(name, patternsArg, stderr)
 	flags := fs.Usage
 	fs.Usage = func() {
 		flags()
@@ -48,14 +48,14 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 
 func (s *sourceFlags) validate() error {
 	if s.format != "text" && s.format != "github" && s.format != "json" {
-		return usageError("-format must be text, github or json, not %q", s.format)
+		return cli.UsageError("-format must be text, github or json, not %q", s.format)
 	}
 	if s.src == "" {
-		return usageError("-src must name a folder")
+		return cli.UsageError("-src must name a folder")
 	}
 	for _, p := range s.logos {
 		if msg := generator.CheckLogoPattern(p); msg != "" {
-			return usageError("%s", msg)
+			return cli.UsageError("%s", msg)
 		}
 	}
 	return nil
@@ -65,7 +65,7 @@ func (s *sourceFlags) validate() error {
 func (s *sourceFlags) options() generator.Options {
 	// -strict reports ignored files (.DS_Store, swap files) so that CI
 	// notices them; a local run without it stays quiet about them.
-	return generator.Options{Dir: displayDir(s.src), ReportIgnored: s.strict, Logos: s.logos}
+	return generator.Options{Dir: cli.DisplayDir(s.src), ReportIgnored: s.strict, Logos: s.logos}
 }
 
 // quoteList quotes patterns for a message: "git*" or "git*", "npm".
@@ -102,7 +102,7 @@ func (b *buildFlags) validate() error {
 	if err := b.sourceFlags.validate(); err != nil {
 		return err
 	}
-	base, err := checkBaseURL(b.baseURL)
+	base, err := cli.CheckBaseURL(b.baseURL)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (b *buildFlags) validate() error {
 	// the rule of install: in logo.yaml, once filled in.
 	example := strings.NewReplacer("{base}", base, "{slug}", "acme", "{component}", "AcmeIcon").Replace(b.install)
 	if msg := generator.CheckInstall(example); msg != "" {
-		return usageError("-install-template %q gives %q: %s", b.install, example, msg)
+		return cli.UsageError("-install-template %q gives %q: %s", b.install, example, msg)
 	}
 	return nil
 }
@@ -132,7 +132,7 @@ type buildArgs struct {
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, a := buildFlagSet(stderr)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.ParseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -161,7 +161,7 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.
 		warnings = res.Warnings
 	}
 	if err := reportProblems(err, warnings, bf.sourceFlags, stderr); err != nil {
-		if errors.Is(err, errFailed) || errors.Is(err, context.Canceled) {
+		if errors.Is(err, cli.ErrFailed) || errors.Is(err, context.Canceled) {
 			return err
 		}
 		return fmt.Errorf("writing %s: %w (the previous output is unchanged)", out, err)
@@ -228,7 +228,7 @@ func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *sourceFlags) {
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, sf := checkFlagSet(stderr)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.ParseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -271,13 +271,13 @@ func buildFrom(ctx context.Context, sf sourceFlags, stderr io.Writer) (*generato
 func openSource(sf sourceFlags) (*os.Root, error) {
 	info, err := os.Stat(sf.src)
 	if err != nil || !info.IsDir() {
-		return nil, usageError("-src %s is not a folder", sf.src)
+		return nil, cli.UsageError("-src %s is not a folder", sf.src)
 	}
 	return os.OpenRoot(sf.src)
 }
 
 // reportProblems prints the problems of a failed build (err) or the
-// warnings of a good one, and turns them into errFailed.
+// warnings of a good one, and turns them into cli.ErrFailed.
 func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, stderr io.Writer) error {
 	var probs generator.ProblemList
 	if errors.As(err, &probs) {
@@ -285,7 +285,7 @@ func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, s
 		if len(probs.Errors()) == 0 { // BuildTree under -strict
 			fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(probs), "warning", "warnings"))
 		}
-		return errFailed
+		return cli.ErrFailed
 	}
 	if err != nil {
 		return err
@@ -293,7 +293,7 @@ func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, s
 	printProblems(stderr, warnings, sf.format)
 	if sf.strict && len(warnings) > 0 {
 		fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(warnings), "warning", "warnings"))
-		return errFailed
+		return cli.ErrFailed
 	}
 	return nil
 }
@@ -326,18 +326,4 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// checkBaseURL accepts an absolute http(s) URL or a root-relative path, and
-// drops a trailing slash.
-func checkBaseURL(s string) (string, error) {
-	s = strings.TrimRight(s, "/")
-	if s == "" || strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") {
-		return s, nil
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return "", usageError("-base-url %q must be an absolute http(s) URL without query or fragment, such as https://logos.example.com", s)
-	}
-	return s, nil
 }

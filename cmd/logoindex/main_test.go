@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"logoindex/internal/cli"
 	"logoindex/internal/testtree"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,7 +47,7 @@ func inTempDir(t *testing.T, files map[string]string) string {
 func runCmd(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	err := run(context.Background(), args, &out, &errb)
-	code = exitCode(err, &errb)
+	code = cli.ExitCode(err, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -378,7 +379,7 @@ func TestUsageDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc := f.Doc.Text(); !strings.Contains(doc, strings.ReplaceAll(indent(u, "\t"), "\n\t\n", "\n\n")) {
+	if doc := f.Doc.Text(); !strings.Contains(doc, strings.ReplaceAll(cli.Indent(u, "\t"), "\n\t\n", "\n\n")) {
 		t.Errorf("the doc comment of main.go does not show the usage; paste the output of logoindex help:\n%s", doc)
 	}
 	readme, err := os.ReadFile(filepath.Join(moduleRoot(t), "README.md"))

@@ -16,6 +16,7 @@ import (
 
 	"logoindex/generator"
 	"logoindex/generator/problem"
+	"logoindex/internal/cli"
 )
 
 // stringList is a repeatable flag that also splits on commas.
@@ -38,7 +39,7 @@ type newArgs struct {
 }
 
 func scaffoldFlagSet(stderr io.Writer) (*flag.FlagSet, *newArgs) {
-	fs := newFlagSet("new", "<slug>", stderr)
+	fs := cli.NewFlagSet("new", "<slug>", stderr)
 	var a newArgs
 	fs.StringVar(&a.src, "src", "source-logos", "source `folder`")
 	fs.StringVar(&a.name, "name", "", "display `name`, as the brand writes it (required)")
@@ -51,13 +52,13 @@ func scaffoldFlagSet(stderr io.Writer) (*flag.FlagSet, *newArgs) {
 
 func runNew(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	flags, a := scaffoldFlagSet(stderr)
-	pos, err := parseFlags(flags, args)
+	pos, err := cli.ParseFlags(flags, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		flags.Usage()
-		return usageError("new takes exactly one slug")
+		return cli.UsageError("new takes exactly one slug")
 	}
 	slug := pos[0]
 	var missing []string
@@ -70,10 +71,10 @@ func runNew(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		missing = append(missing, "-category")
 	}
 	if len(missing) > 0 {
-		return usageError("new needs %s", strings.Join(slices.Sorted(slices.Values(missing)), ", "))
+		return cli.UsageError("new needs %s", strings.Join(slices.Sorted(slices.Values(missing)), ", "))
 	}
 	if msg := slugProblem(slug); msg != "" {
-		return usageError("%s", msg)
+		return cli.UsageError("%s", msg)
 	}
 
 	// Check the flags the way build will check the file, by building the
@@ -87,7 +88,7 @@ func runNew(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	dir := filepath.Join(a.src, slug)
 	if _, err := os.Lstat(dir); err == nil {
-		return usageError("%s already exists; edit its logo.yaml instead", dir)
+		return cli.UsageError("%s already exists; edit its logo.yaml instead", dir)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -135,7 +136,7 @@ func slugProblem(slug string) string {
 // folder's categories, reporting only what the flags got wrong.
 func checkScaffold(src string, data []byte) error {
 	if _, err := os.Stat(filepath.Join(src, "categories.yaml")); err != nil {
-		return usageError("%s has no categories.yaml; run new from the project folder or pass -src", src)
+		return cli.UsageError("%s has no categories.yaml; run new from the project folder or pass -src", src)
 	}
 	cats, err := os.ReadFile(filepath.Join(src, "categories.yaml"))
 	if err != nil {
@@ -172,7 +173,7 @@ func checkScaffold(src string, data []byte) error {
 		return fmt.Errorf("%s is invalid; fix it first:\n%s", filepath.Join(src, "categories.yaml"), probs.Errors().Error())
 	}
 	if len(msgs) > 0 {
-		return usageError("%s", strings.Join(msgs, "; "))
+		return cli.UsageError("%s", strings.Join(msgs, "; "))
 	}
 	return nil
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +13,82 @@ import (
 
 	"logoindex/internal/headers"
 )
+
+// TestMain builds logoindex-publish, the program `logoindex publish`
+// runs, and points the command at it.
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		dir, err := os.MkdirTemp("", "logoindex-publish-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		bin := filepath.Join(dir, publishProgram)
+		if out, err := exec.Command("go", "build", "-o", bin, "../logoindex-publish").CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", publishProgram, err, out)
+			return 1
+		}
+		os.Setenv(publishProgramEnv, bin)
+		return m.Run()
+	}())
+}
+
+// TestPublishProgramMissing: without logoindex-publish, publish says
+// where it looked and how to get it; its -h needs no second program.
+func TestPublishProgramMissing(t *testing.T) {
+	t.Setenv(publishProgramEnv, "")
+	t.Setenv("PATH", t.TempDir())
+	code, _, stderr := runCmd("publish", "-to", "file:///tmp/bucket")
+	if want := "logoindex: publish is done by the program logoindex-publish, which is neither in "; code != 1 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "go run ./cmd/logoindex-publish -to URL") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %q", code, stderr, want)
+	}
+	code, _, stderr = runCmd("publish", "-h")
+	if want := "usage: logoindex publish -to URL [-base-url URL]"; code != 0 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("-h: exit %d, stderr:\n%s\nwant exit 0 and %q", code, stderr, want)
+	}
+}
+
+// TestPublishBeside runs the built logoindex with logoindex-publish beside
+// it, as make and go install leave them: publish replaces the process
+// with the second program, whose output and exit status are the
+// command's.
+func TestPublishBeside(t *testing.T) {
+	bin := buildBinary(t)
+	helper, err := os.ReadFile(os.Getenv(publishProgramEnv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(bin), publishProgram), helper, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(publishProgramEnv, "")
+	t.Setenv("PATH", t.TempDir()) // not found there
+	src, err := filepath.Abs("../../generator/testdata/golden/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := inTempDir(t, nil)
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(bin, args...)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	if code, out := run("build", "-src", src, "-out", "dist", "-base-url", "https://logos.example.com"); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, out)
+	}
+	to := "file://" + filepath.ToSlash(filepath.Join(dir, "bucket")) + "?create_dir=1"
+	if code, out := run("publish", "-to", to, "-dry-run"); code != 0 || !strings.Contains(out, "dry run: would upload ") {
+		t.Errorf("publish -dry-run: exit %d\n%s", code, out)
+	}
+	if code, out := run("publish", "-to", "ftp://host/x"); code != 2 || !strings.Contains(out, `logoindex: -to "ftp://host/x": unknown scheme "ftp"`) {
+		t.Errorf("publish -to ftp://: exit %d\n%s\nwant exit 2", code, out)
+	}
+}
 
 // published maps the files of a built tree that a bucket should hold
 // (all but _headers and hidden files) to their content.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"logoindex/generator"
+	"logoindex/internal/cli"
 	"logoindex/internal/preview"
 	"logoindex/internal/syncio"
 )
@@ -28,7 +29,7 @@ type serveArgs struct {
 }
 
 func serveFlagSet(stderr io.Writer) (*flag.FlagSet, *serveArgs) {
-	fs := newFlagSet("serve", "", stderr)
+	fs := cli.NewFlagSet("serve", "", stderr)
 	var a serveArgs
 	fs.StringVar(&a.dir, "dir", "dist", "`folder` to serve: the output of build")
 	fs.StringVar(&a.addr, "addr", "127.0.0.1:8080", "`address` to listen on; the default is reachable from this machine only")
@@ -43,15 +44,15 @@ func serveFlagSet(stderr io.Writer) (*flag.FlagSet, *serveArgs) {
 // and, with -watch, rebuilds it whenever a source changes.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, a := serveFlagSet(stderr)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.ParseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError("serve takes no arguments, got %q", pos)
+		return cli.UsageError("serve takes no arguments, got %q", pos)
 	}
 	if a.dir == "" {
-		return usageError("-dir must name a folder")
+		return cli.UsageError("-dir must name a folder")
 	}
 	if a.watch {
 		if err := a.bf.validate(); err != nil {
@@ -59,7 +60,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		// Checked now: a watch of a missing folder would wait for ever.
 		if info, err := os.Stat(a.bf.src); err != nil || !info.IsDir() {
-			return usageError("-src %s is not a folder", a.bf.src)
+			return cli.UsageError("-src %s is not a folder", a.bf.src)
 		}
 	}
 	// The handler, the watcher and the server all print: one lock each
@@ -149,8 +150,8 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 				fmt.Fprintf(stderr, "logoindex: could not save the build cache: %v\n", err)
 			}
 		default:
-			var ee *exitError
-			if !errors.As(err, &ee) || ee.msg != "" {
+			var ee *cli.ExitError
+			if !errors.As(err, &ee) || ee.Msg != "" {
 				fmt.Fprintf(stderr, "logoindex: %v\n", err)
 			}
 			fmt.Fprintf(stderr, "logoindex: build failed; still serving the last good %s. Watching %s for changes.\n", dir, bf.src)

@@ -1,0 +1,254 @@
+// Package cli is what the two programs of logoindex share: logoindex
+// itself (cmd/logoindex) and logoindex-publish (cmd/logoindex-publish),
+// which runs `logoindex publish`. Publishing links the clients of three
+// cloud stores, whose start-up alone took 50 ms and 27 MB of every build
+// and check; in a program of its own it costs only publishing.
+//
+// The package holds the exit statuses, the signal handling, the flag sets'
+// parsing and usage, and publish's flags, which logoindex lists in its
+// usage. It must stay free of heavy imports: both programs link it.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"logoindex/internal/escape"
+)
+
+// Main runs a program: run with the process's arguments and standard
+// files, stopped through its context by SIGINT or SIGTERM, then exits
+// with the status ExitCode gives.
+func Main(run func(ctx context.Context, args []string, stdout, stderr io.Writer) error) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := (<-sigs).(syscall.Signal)
+		// A second Ctrl-C ends the process at once, the default way.
+		signal.Stop(sigs)
+		cancel(&Interrupted{sig})
+		// Work in flight stops at its next check of ctx; what has not
+		// returned by then (removing a half-written temporary tree of
+		// thousands of files can take seconds) is cut short. The output
+		// tree is swapped in atomically, so stopping anywhere leaves it as
+		// it was, and the next build removes what the temporary tree left.
+		time.AfterFunc(InterruptGrace, func() { os.Exit(ExitCode(&Interrupted{sig}, os.Stderr)) })
+	}()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if errors.Is(err, context.Canceled) && context.Cause(ctx) != nil {
+		err = context.Cause(ctx)
+	}
+	os.Exit(ExitCode(err, os.Stderr))
+}
+
+// InterruptGrace is how long a run has to return after a signal, so that
+// check, build and serve end within a second of Ctrl-C or SIGTERM.
+const InterruptGrace = 500 * time.Millisecond
+
+// Interrupted is the cause of a run stopped by a signal. Like a shell, the
+// command then exits with 128 plus the signal's number: 130 for SIGINT,
+// 143 for SIGTERM.
+type Interrupted struct{ Sig syscall.Signal }
+
+func (e *Interrupted) Error() string {
+	name := "SIGTERM"
+	if e.Sig == syscall.SIGINT {
+		name = "SIGINT"
+	}
+	return "interrupted by " + name + "; nothing was written"
+}
+
+// ExitError carries the exit status of a failed run. Its message has been
+// printed already when Msg is empty.
+type ExitError struct {
+	Code int
+	Msg  string
+}
+
+func (e *ExitError) Error() string { return e.Msg }
+
+// UsageError is a run refused for its arguments: exit status 2.
+func UsageError(format string, args ...any) error {
+	return &ExitError{Code: 2, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrFailed is a run that printed its problems and must exit 1.
+var ErrFailed = &ExitError{Code: 1}
+
+// ExitStatusDoc is said in the usage and the README.
+const ExitStatusDoc = "Exit status: 0 on success, 1 when a logo is invalid (with -strict, also on a warning), 2 on bad usage, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM."
+
+// ExitCode prints err's message, if it has one to print, to stderr and
+// returns the exit status for it.
+func ExitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Msg != "" {
+			fmt.Fprintln(stderr, "logoindex: "+TerminalLines(ee.Msg))
+		}
+		return ee.Code
+	}
+	var in *Interrupted
+	if errors.As(err, &in) {
+		fmt.Fprintln(stderr, "logoindex: "+in.Error())
+		return 128 + int(in.Sig)
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "logoindex: interrupted; nothing was written")
+		return 1
+	}
+	fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(err.Error()))
+	return 1
+}
+
+// TerminalLines makes a message the program put together (an ExitError's)
+// safe to print: the lines it is made of stay lines, and whatever each line
+// holds is shown escaped (escape.Terminal), so text from a file cannot drive
+// the terminal. Other errors, which can carry paths, are escaped whole.
+func TerminalLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = escape.Terminal(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// NewFlagSet returns the flag set of the command name ("build"): it
+// reports errors instead of exiting, and its -h prints the command's
+// synopsis, with args, the positional arguments, and its flags.
+func NewFlagSet(name, args string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("logoindex "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n", Synopsis(fs, args))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// ParseFlags parses args, allowing positional arguments between flags
+// ("new github -name GitHub"), and returns the positional ones.
+func ParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &ExitError{Code: 0}
+			}
+			return nil, &ExitError{Code: 2}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// Synopsis is a command's usage line, wrapped: required flags (their usage
+// says "(required)") first, then the others in brackets, each with the
+// name of its value.
+func Synopsis(fs *flag.FlagSet, args string) string {
+	head := fs.Name()
+	if args != "" {
+		head += " " + args
+	}
+	var required, optional []string
+	fs.VisitAll(func(f *flag.Flag) {
+		name, help := flag.UnquoteUsage(f)
+		s := "-" + f.Name
+		if name != "" {
+			s += " " + name
+		}
+		if strings.Contains(help, "(required)") {
+			required = append(required, s)
+		} else {
+			optional = append(optional, "["+s+"]")
+		}
+	})
+	const width = 96
+	pad := strings.Repeat(" ", len(head)+1)
+	var lines []string
+	line := head
+	for _, w := range append(required, optional...) {
+		if len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = pad[:len(pad)-1]
+		}
+		line += " " + w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// Indent puts prefix before each line of s.
+func Indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// DisplayDir is how problems name a folder: relative to the working
+// directory when it is inside it, as the user typed it otherwise.
+func DisplayDir(dir string) string {
+	clean := filepath.Clean(dir)
+	if filepath.IsAbs(clean) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, clean); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				clean = rel
+			}
+		}
+	}
+	return filepath.ToSlash(clean)
+}
+
+// CheckBaseURL accepts an absolute http(s) URL or a root-relative path, and
+// drops a trailing slash.
+func CheckBaseURL(s string) (string, error) {
+	s = strings.TrimRight(s, "/")
+	if s == "" || strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") {
+		return s, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", UsageError("-base-url %q must be an absolute http(s) URL without query or fragment, such as https://logos.example.com", s)
+	}
+	return s, nil
+}
+
+// PublishArgs are the flags of publish.
+type PublishArgs struct {
+	Dir, To, BaseURL string
+	DryRun, Force    bool
+	Workers          int
+}
+
+// PublishWorkers is publish's default -workers: internal/publish's
+// DefaultWorkers, which a test of logoindex-publish holds it to (that
+// package links the cloud stores' clients).
+const PublishWorkers = 8
+
+// PublishFlagSet registers publish's flags on a new set.
+func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
+	fs := NewFlagSet("publish", "", stderr)
+	var a PublishArgs
+	fs.StringVar(&a.Dir, "dir", "dist", "`folder` to publish: the output of build")
+	fs.StringVar(&a.To, "to", "", "bucket `URL` (required): s3://bucket?region=r, gs://bucket, azblob://container, file:///path (credentials come from each store's environment and config files, never from flags)")
+	fs.BoolVar(&a.DryRun, "dry-run", false, "list what would change, change nothing")
+	fs.BoolVar(&a.Force, "force", false, "publish a tree built for localhost, for another base URL than the bucket's, or without a build manifest; or into a bucket holding objects logoindex did not publish (they are deleted)")
+	fs.StringVar(&a.BaseURL, "base-url", "", "`URL` the bucket is served at: refuse a tree built for another (optional)")
+	fs.IntVar(&a.Workers, "workers", PublishWorkers, "`objects` uploaded or deleted at once")
+	return fs, &a
+}
