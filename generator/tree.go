@@ -133,7 +133,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		} else if opts.CacheFile != "" {
 			b.cacheStamp = stampOf(opts.CacheFile)
 			read = make(chan *treeCache, 1)
-			go func() { read <- readTreeCache(opts.CacheFile, b.program) }()
+			go func() { read <- readTreeCache(opts.CacheFile, b.program, out.dir) }()
 		}
 	}
 	defer b.discard()
@@ -264,6 +264,11 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if b.standbyTree() == nil {
 		return nil, b.failed()
 	}
+	// The logos from the cache go into the standby while the
+	// collection's files are made: the one waits on stats and links, the
+	// other on the CPU.
+	hits := make(chan error, 1)
+	go func() { hits <- b.placeCachedLogos() }()
 	var coll []OutFile // names only
 	if res.collectionReused = b.reuseCollection(digest); res.collectionReused {
 		for _, f := range b.collection {
@@ -280,6 +285,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 			return err
 		})
 		if err != nil {
+			<-hits
 			return nil, err
 		}
 		// In name order, whatever order they were made in: sameNames
@@ -289,10 +295,13 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 			coll = append(coll, OutFile{Name: f.Name})
 		}
 	}
+	if err := <-hits; err != nil {
+		return nil, err
+	}
 	if err := b.clashes(coll); err != nil {
 		return nil, err
 	}
-	if err := b.placeHits(); err != nil {
+	if err := b.prune(); err != nil {
 		return nil, err
 	}
 	if err := b.swap(); err != nil {
@@ -501,6 +510,15 @@ func (b *treeBuild) fillStandby(digest hash) error {
 // placeHits puts the files of the logos that came from the cache into
 // the standby, and removes from it the files this build does not make.
 func (b *treeBuild) placeHits() error {
+	if err := b.placeCachedLogos(); err != nil {
+		return err
+	}
+	return b.prune()
+}
+
+// placeCachedLogos puts the files of the logos that came from the cache
+// into the standby.
+func (b *treeBuild) placeCachedLogos() error {
 	par.For(b.ctx, len(b.logos), b.opts.Workers, func(i int) {
 		if l := b.logos[i]; l.hit {
 			b.placeCached(l)
@@ -509,10 +527,7 @@ func (b *treeBuild) placeHits() error {
 	if err := b.ctx.Err(); err != nil {
 		return err
 	}
-	if err := b.failed(); err != nil {
-		return err
-	}
-	return b.prune()
+	return b.failed()
 }
 
 // reuseCollection puts the last build's collection files into the
@@ -878,6 +893,16 @@ func (b *treeBuild) upToDate(digest hash) bool {
 // 104,100 logos).
 func (b *treeBuild) prune() error {
 	if b.standby.empty {
+		return nil
+	}
+	// Every file this build makes is in the record by now, each under a
+	// name of its own (the clash check passed): a record that holds no
+	// more holds nothing to remove, and most rebuilds end here.
+	n := len(b.collection)
+	for _, l := range b.logos {
+		n += len(l.files())
+	}
+	if len(b.standby.rec.Files) == n {
 		return nil
 	}
 	want := map[string]bool{}

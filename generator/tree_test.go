@@ -234,7 +234,7 @@ func testRebuilds(t *testing.T, aged bool) {
 	}
 	for _, step := range steps {
 		if aged {
-			if c := readTreeCache(opts.CacheFile, programID()); c != nil {
+			if c := readTreeCache(opts.CacheFile, programID(), ""); c != nil {
 				c.Started = time.Now().Add(time.Hour).UnixNano()
 				if err := writeTreeCache(opts.CacheFile, c); err != nil {
 					t.Fatal(err)
@@ -280,7 +280,7 @@ func testRebuilds(t *testing.T, aged bool) {
 // file's hash and stat.
 func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 	t.Helper()
-	c := readTreeCache(cacheFile, programID())
+	c := readTreeCache(cacheFile, programID(), "")
 	if c == nil {
 		t.Fatalf("%s: no cache file", step)
 	}
@@ -746,7 +746,7 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
 		t.Fatal(err)
 	}
-	c := readTreeCache(opts.CacheFile, programID())
+	c := readTreeCache(opts.CacheFile, programID(), "")
 	if c == nil || len(c.Trees) == 0 {
 		t.Fatal("the first build wrote no usable cache")
 	}
@@ -761,7 +761,7 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The trees' records are decoded when a build opens the tree.
-	for _, tr := range readTreeCache(opts.CacheFile, programID()).Trees {
+	for _, tr := range readTreeCache(opts.CacheFile, programID(), "").Trees {
 		if tr.decode() == nil {
 			t.Error("a tree record naming ../victim.txt was accepted")
 		}

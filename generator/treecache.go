@@ -133,13 +133,19 @@ type fileState struct {
 }
 
 // readTreeCache reads the cache file; a missing, damaged or foreign file
-// gives nil. The logos are dropped when the program changed.
-func readTreeCache(name, program string) *treeCache {
+// gives nil. The logos are dropped when the program changed. The record
+// of the tree at liveDir, the output folder, is decoded as it is read.
+func readTreeCache(name, program, liveDir string) *treeCache {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	c, err := decodeCache(data)
+	var early func(*treeRecord) bool
+	if info, err := os.Lstat(liveDir); err == nil && info.IsDir() {
+		dev, ino := devIno(info)
+		early = func(r *treeRecord) bool { return ino != 0 && r.Dev == dev && r.Ino == ino }
+	}
+	c, err := decodeCacheWith(data, early)
 	if err != nil || !c.valid() {
 		return nil
 	}
