@@ -183,9 +183,15 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 	}
 	enc := newJSONEncoder(indent+indent, indent)
 	for i := range n {
-		b, err := enc.encode(item(i))
-		if err != nil {
-			return err
+		v := item(i)
+		b, ok := v.(preEncoded)
+		if ok && indent != "" {
+			return errors.New("writeJSONList: a pre-encoded item in an indented list")
+		}
+		if !ok {
+			if b, err = enc.encode(v); err != nil {
+				return err
+			}
 		}
 		if i > 0 {
 			bw.WriteString(sep)
@@ -195,6 +201,40 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 	bw.WriteString(closing)
 	bw.Write(head[at+2:])
 	return bw.Flush()
+}
+
+// preEncoded is an item of writeJSONList that is JSON already, compact:
+// it is written as it is, into a list without indentation.
+type preEncoded []byte
+
+// appendJSONString appends s as encoding/json writes it without HTML
+// escaping: printable ASCII but quotes and backslashes as it is, anything
+// else through enc, encoding/json itself.
+func appendJSONString[S string | []byte](b []byte, s S, enc *jsonEncoder) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			q, _ := enc.encode(string(s)) // a string cannot fail
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendJSONStrings appends list as encoding/json writes a []string.
+func appendJSONStrings(b []byte, list []string, enc *jsonEncoder) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s, enc)
+	}
+	return append(b, ']')
 }
 
 func encodeJSON(v any, indent string) ([]byte, error) {

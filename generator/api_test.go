@@ -57,3 +57,71 @@ func TestWriteJSONList(t *testing.T) {
 		t.Error("a list followed by another field was accepted")
 	}
 }
+
+// checkIndexWriter compares the index writer's entry for l with what
+// encoding/json writes for the same logo, and reports whether the writer
+// took the logo (it leaves lists of unknown or repeated variants).
+func checkIndexWriter(t *testing.T, base string, l *logoSummary) bool {
+	t.Helper()
+	r := &renderer{base: base}
+	want, err := marshal(IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = bytes.Clone(want)
+	w := &indexWriter{base: base, enc: newJSONEncoder("", "")}
+	for range 2 { // the buffers are reused
+		got, ok := w.logo(l)
+		if !ok {
+			return false
+		}
+		if string(got) != string(want) {
+			t.Fatalf("base %q, logo %+v:\ngot  %s\nwant %s", base, l, got, want)
+		}
+	}
+	return true
+}
+
+// TestIndexWriter: the index's entries, written by hand, are what
+// encoding/json writes, for strings that need escaping of every kind.
+func TestIndexWriter(t *testing.T) {
+	all := []string{"icon", "icon-mono", "icon-dark", "wordmark", "wordmark-dark"}
+	for _, tc := range []struct {
+		base string
+		l    logoSummary
+		took bool
+	}{
+		{"https://logos.example.com", logoSummary{Slug: "github", Name: "GitHub", Hex: "#181717", Categories: []string{"devtools"}, Variants: []string{"icon", "icon-mono"}}, true},
+		{"", logoSummary{Slug: "a", Name: `Quote " back \ slash`, Hex: "#000000", Categories: []string{}, Aliases: []string{"x", "y"}, Variants: all}, true},
+		{`C:\logos`, logoSummary{Slug: "g", Name: `back\slash`, Categories: []string{`a\b`}, Variants: []string{"icon"}}, true},
+		{"/logos", logoSummary{Slug: "b", Name: "tab\tnew\nline\r\b\f\x00\x1f del\x7f", Variants: []string{"wordmark", "icon"}}, true},
+		{"https://x.example/a\"b\\c", logoSummary{Slug: "c", Name: "<b> & 'q' \u2028\u2029 ünï 轩辕 😀", Aliases: []string{"\xff\xfe bad utf-8", ""}, Variants: []string{"icon-dark"}}, true},
+		{"https://x.example/ö", logoSummary{Slug: "d", Name: "D", Variants: []string{}}, true},
+		{"", logoSummary{Slug: "e", Name: "E", Variants: []string{"icon", "icon"}}, false},
+		{"", logoSummary{Slug: "f", Name: "F", Variants: []string{"icon", "logo"}}, false},
+	} {
+		if took := checkIndexWriter(t, tc.base, &tc.l); took != tc.took {
+			t.Errorf("%+v: took %t, want %t", tc.l, took, tc.took)
+		}
+	}
+}
+
+// FuzzIndexWriter is TestIndexWriter on any strings.
+func FuzzIndexWriter(f *testing.F) {
+	f.Add("https://logos.example.com", "github", "GitHub", "#181717", "devtools", "alias", uint8(3))
+	f.Add("", "a", "\"\\\x00\u2028\xff", "", "", "", uint8(31))
+	f.Fuzz(func(t *testing.T, base, slug, name, hex, category, alias string, variants uint8) {
+		l := &logoSummary{Slug: slug, Name: name, Hex: hex, Categories: []string{category, name}, Aliases: []string{alias}}
+		if alias == "" {
+			l.Aliases = nil
+		}
+		for i, v := range Variants {
+			if variants&(1<<i) != 0 {
+				l.Variants = append(l.Variants, v)
+			}
+		}
+		if !checkIndexWriter(t, base, l) {
+			t.Fatalf("the writer left %v", l.Variants)
+		}
+	})
+}
