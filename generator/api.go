@@ -185,9 +185,6 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 	for i := range n {
 		v := item(i)
 		b, ok := v.(preEncoded)
-		if ok && indent != "" {
-			return errors.New("writeJSONList: a pre-encoded item in an indented list")
-		}
 		if !ok {
 			if b, err = enc.encode(v); err != nil {
 				return err
@@ -203,8 +200,8 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 	return bw.Flush()
 }
 
-// preEncoded is an item of writeJSONList that is JSON already, compact:
-// it is written as it is, into a list without indentation.
+// preEncoded is an item of writeJSONList that is JSON already, as the
+// list writes its items, indentation and all: it is written as it is.
 type preEncoded []byte
 
 // appendJSONString appends s as encoding/json writes it without HTML
