@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"logoindex/internal/cli"
@@ -64,8 +66,9 @@ func execPublish(args []string) {
 	execProgram(p, args) // returns on failure, or where there is no exec
 }
 
-// runPublish runs logoindex-publish as a child process, for run (the
-// tests, and systems without exec). Its flags are checked here first, so
+// runPublish runs logoindex-publish as a child process, for run: in the
+// tests, on systems without exec, and when there is none to run but one
+// built from source (buildPublish). Its flags are checked here first, so
 // that -h and a mistyped flag need no second program.
 func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, _ := cli.PublishFlagSet(stderr)
@@ -74,7 +77,12 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p, err := findPublish()
 	if err != nil {
-		return err
+		built, cleanup, berr := buildPublish(ctx, stderr)
+		if berr != nil {
+			return err
+		}
+		defer cleanup()
+		p = built
 	}
 	cmd := exec.CommandContext(ctx, p, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -98,4 +106,35 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return &cli.ExitError{Code: code} // it said why
 	}
 	return err
+}
+
+// buildPublish builds logoindex-publish into a temporary folder from the
+// source of logoindex, when the working directory is in it and the go
+// command is on PATH: `go run ./cmd/logoindex publish` and a lone
+// `go build ./cmd/logoindex` then publish as they did when it was one
+// program, a link of a few seconds later. cleanup removes the folder.
+func buildPublish(ctx context.Context, stderr io.Writer) (path string, cleanup func(), err error) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return "", nil, err
+	}
+	out, err := exec.CommandContext(ctx, goTool, "list", "-m").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "logoindex" {
+		return "", nil, errors.New("not in logoindex's source")
+	}
+	dir, err := os.MkdirTemp("", publishProgram+"-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, publishProgram)
+	if runtime.GOOS == "windows" {
+		path += ".exe"
+	}
+	fmt.Fprintf(stderr, "logoindex: %s is not installed; building it from ./cmd/%s\n", publishProgram, publishProgram)
+	if out, err := exec.CommandContext(ctx, goTool, "build", "-o", path, "logoindex/cmd/"+publishProgram).CombinedOutput(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	return path, cleanup, nil
 }

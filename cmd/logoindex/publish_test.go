@@ -49,6 +49,38 @@ func TestPublishProgramMissing(t *testing.T) {
 	}
 }
 
+// TestPublishBuildsProgram: with no logoindex-publish to run, publish
+// in logoindex's source (as `go run ./cmd/logoindex publish` is) builds
+// one and runs it.
+func TestPublishBuildsProgram(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	src, err := filepath.Abs("../../generator/testdata/golden/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dist := filepath.Join(dir, "dist")
+	if code, _, stderr := runCmd("build", "-src", src, "-out", dist, "-base-url", "https://logos.example.com"); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	// go and the C compiler (without it go turns cgo off and compiles
+	// everything anew: two minutes), and no logoindex-publish.
+	path := []string{filepath.Dir(goTool)}
+	if cc, err := exec.LookPath("gcc"); err == nil {
+		path = append(path, filepath.Dir(cc))
+	}
+	t.Setenv(publishProgramEnv, "")
+	t.Setenv("PATH", strings.Join(path, string(os.PathListSeparator)))
+	to := "file://" + filepath.ToSlash(filepath.Join(dir, "bucket")) + "?create_dir=1"
+	code, stdout, stderr := runCmd("publish", "-dir", dist, "-to", to, "-dry-run")
+	if code != 0 || !strings.Contains(stderr, "logoindex: logoindex-publish is not installed; building it from ./cmd/logoindex-publish") || !strings.Contains(stdout, "dry run: would upload ") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
 // TestPublishBeside runs the built logoindex with logoindex-publish beside
 // it, as make and go install leave them: publish replaces the process
 // with the second program, whose output and exit status are the
