@@ -78,8 +78,11 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	p, err := findPublish()
 	if err != nil {
 		built, cleanup, berr := buildPublish(ctx, stderr)
-		if berr != nil {
+		if errors.Is(berr, errNotInSource) {
 			return err
+		}
+		if berr != nil {
+			return berr
 		}
 		defer cleanup()
 		p = built
@@ -108,6 +111,10 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return err
 }
 
+// errNotInSource is why buildPublish cannot build: no go command, or the
+// working directory is not in logoindex's source.
+var errNotInSource = errors.New("not in logoindex's source with the go command")
+
 // buildPublish builds logoindex-publish into a temporary folder from the
 // source of logoindex, when the working directory is in it and the go
 // command is on PATH: `go run ./cmd/logoindex publish` and a lone
@@ -116,11 +123,11 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func buildPublish(ctx context.Context, stderr io.Writer) (path string, cleanup func(), err error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		return "", nil, err
+		return "", nil, errNotInSource
 	}
 	out, err := exec.CommandContext(ctx, goTool, "list", "-m").Output()
 	if err != nil || strings.TrimSpace(string(out)) != "logoindex" {
-		return "", nil, errors.New("not in logoindex's source")
+		return "", nil, errNotInSource
 	}
 	dir, err := os.MkdirTemp("", publishProgram+"-")
 	if err != nil {
