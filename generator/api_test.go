@@ -69,9 +69,9 @@ func checkIndexWriter(t *testing.T, base string, l *logoSummary) bool {
 		t.Fatal(err)
 	}
 	want = bytes.Clone(want)
-	w := &indexWriter{base: base, enc: newJSONEncoder("", "")}
+	w := newEntryWriter(base)
 	for range 2 { // the buffers are reused
-		got, ok := w.logo(l)
+		got, ok := w.indexEntry(l)
 		if !ok {
 			return false
 		}

@@ -117,24 +117,17 @@ func (r *registryRenderer) item(l *Logo) (OutFile, error) {
 // content: `shadcn add` fetches each item's own file, r/<slug>.json.
 func (r *registryRenderer) index(w io.Writer, logos []*logoSummary) error {
 	index := Registry{Schema: registrySchema, Name: registryName, Homepage: r.base + "/", Items: []RegistryItem{}}
-	rw := &registryWriter{base: r.base, enc: newJSONEncoder("", "")}
-	return writeJSONList(w, index, len(logos), func(i int) any { return rw.entry(logos[i]) }, "  ")
+	ew := newEntryWriter(r.base)
+	return writeJSONList(w, index, len(logos), func(i int) any { return ew.registryEntry(logos[i]) }, "  ")
 }
 
-// registryWriter writes the entries of the registry index, one buffer for
-// all.
-type registryWriter struct {
-	base         string // the renderer's
-	enc          *jsonEncoder
-	buf, scratch []byte
-}
-
-// entry returns registryEntry(l, base) as writeJSONList writes it in the
-// index, indented two spaces at the depth of an item (TestRegistryWriter
-// and FuzzRegistryWriter hold the two equal), by hand as
-// indexWriter.logo writes the index's entries: encoding/json took
-// 31 ms for 3,470 logos. The entry is good until the next call.
-func (w *registryWriter) entry(l *logoSummary) preEncoded {
+// registryEntry returns the item the function registryEntry gives for l,
+// as writeJSONList writes it in the index, indented two spaces at the
+// depth of an item (TestRegistryWriter and FuzzRegistryWriter hold the
+// two equal), by hand as indexEntry writes the index's entries:
+// encoding/json took 31 ms for 3,470 logos. The entry is good until the
+// next call.
+func (w *entryWriter) registryEntry(l *logoSummary) preEncoded {
 	const in = "\n      " // the depth of an item's fields
 	b, enc := w.buf[:0], w.enc
 	b = append(b, "{"+in+`"name": `...)

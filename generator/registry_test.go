@@ -174,9 +174,9 @@ func checkRegistryWriter(t *testing.T, base string, l *logoSummary) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &registryWriter{base: base, enc: newJSONEncoder("", "")}
+	w := newEntryWriter(base)
 	for range 2 { // the buffers are reused
-		if got := w.entry(l); string(got) != string(want) {
+		if got := w.registryEntry(l); string(got) != string(want) {
 			t.Fatalf("base %q, logo %+v:\ngot  %s\nwant %s", base, l, got, want)
 		}
 	}

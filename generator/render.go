@@ -206,14 +206,19 @@ func (r *renderer) card(slug, name, hex string, categories, variants []string) L
 	return LogoCard{Slug: slug, Name: name, Categories: categories, Hex: hex, Page: r.base + "/" + logoDir(slug) + "/", SVG: urls}
 }
 
-// indexWriter writes the entries of the index, one buffer for all.
-type indexWriter struct {
+// entryWriter writes the entries of the index (indexEntry) and of the
+// registry index (registryEntry, registry.go) by hand, one buffer for all.
+type entryWriter struct {
 	base         string // the renderer's
 	enc          *jsonEncoder
 	buf, scratch []byte
 }
 
-// logo returns the index's entry for l as encoding/json writes IndexLogo
+func newEntryWriter(base string) *entryWriter {
+	return &entryWriter{base: base, enc: newJSONEncoder("", "")}
+}
+
+// indexEntry returns the index's entry for l as encoding/json writes IndexLogo
 // (TestIndexWriter and FuzzIndexWriter hold the two equal), without the
 // map of URLs, the reflection and the copies through
 // VariantURLs.MarshalJSON: the allocations alone, faults on new memory,
@@ -222,7 +227,7 @@ type indexWriter struct {
 // until the next call. It reports false for a logo it leaves to
 // encoding/json: variants that are not distinct known ones (a list a
 // cache file could hold).
-func (w *indexWriter) logo(l *logoSummary) (preEncoded, bool) {
+func (w *entryWriter) indexEntry(l *logoSummary) (preEncoded, bool) {
 	b, enc := w.buf[:0], w.enc
 	known := 0
 	for _, v := range Variants {
@@ -327,10 +332,10 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, e
 func (r *renderer) restOfCollection(counts []IndexCategory, logos []*logoSummary, emit func(name string, write func(io.Writer) error) error) error {
 	index := func(w io.Writer) error {
 		idx := Index{Categories: counts, Logos: []IndexLogo{}}
-		iw := &indexWriter{base: r.base, enc: newJSONEncoder("", "")}
+		ew := newEntryWriter(r.base)
 		return writeJSONList(w, idx, len(logos), func(i int) any {
 			l := logos[i]
-			if item, ok := iw.logo(l); ok {
+			if item, ok := ew.indexEntry(l); ok {
 				return item
 			}
 			return IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases}
