@@ -241,12 +241,17 @@ type siteRenderer struct {
 	base    string // without a trailing slash
 	public  bool   // publicBase(base)
 	css, js string
+
+	// pieces: the gallery is minified a card boundary at a time
+	// (galleryTo), which is sound for the embedded templates only.
+	pieces bool
 }
 
 // newSiteRenderer parses the page templates and renders the files every
 // page loads (stylesheet, script, favicon), which it returns.
 func newSiteRenderer(base string, tmpl fs.FS) (*siteRenderer, []OutFile, error) {
 	r := &siteRenderer{m: minifiers.New(), base: strings.TrimRight(base, "/")}
+	r.pieces = tmpl == fs.FS(templates.FS)
 	r.public = publicBase(r.base)
 	// Assets first: the pages name them by content hash.
 	css, cssFile, err := renderAsset(tmpl, r.m, siteCSSTmpl, "text/css", "css", map[string]any{})
@@ -373,8 +378,13 @@ func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos []*log
 		Categories: cats,
 		IndexURL:   r.base + "/api/logos.json",
 	}
+	var p *pieceMinifier
+	if r.pieces {
+		p = &pieceMinifier{m: r.m, w: w}
+	}
 	gd.Cards = func(yield func(cardView) bool) {
 		for _, l := range logos {
+			p.cut(galleryPiece)
 			card := cardView{
 				Slug: l.Slug, Name: l.Name, Hex: l.Hex,
 				Categories: strings.Join(l.Categories, " "),
@@ -385,9 +395,60 @@ func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos []*log
 				return
 			}
 		}
+		p.cut(galleryPiece)
 	}
 	r.link(&gd.pageData, "", r.base+"/"+faviconFile, "Logo index")
-	return r.pageTo(w, galleryFile, siteGalleryTmpl, gd)
+	if p == nil {
+		return r.pageTo(w, galleryFile, siteGalleryTmpl, gd)
+	}
+	if err := r.pages.ExecuteTemplate(p, siteGalleryTmpl, gd); err != nil {
+		return fmt.Errorf("rendering %s: %w", galleryFile, err)
+	}
+	p.cut(1)
+	if p.err != nil {
+		return fmt.Errorf("minifying %s: %w", galleryFile, p.err)
+	}
+	return nil
+}
+
+// galleryPiece is about how much of the gallery, as its template writes
+// it, is minified at a time (tests set it to 1: a piece a card).
+var galleryPiece = 64 << 10
+
+// pieceMinifier minifies a page in pieces, each cut where the page's
+// template starts a gallery card, so that the page is never whole in
+// memory: the HTML lexer reads its input whole, and the gallery of
+// 104,100 logos is 30 MB raw. The pieces come out as the page whole
+// would, because no decision of the minifier looks across the card's
+// start: its end tag </li> is dropped whatever follows, the whitespace
+// around it is dropped before a block tag (<li>, </ul>) and at the end of
+// the input alike, and a start tag of a block element sets the minifier's
+// only other state, whether the next leading space goes (TestGalleryPieces
+// and FuzzGalleryPieces hold it to the whole page's bytes). A template
+// other than the embedded one could cut a <pre> or a <script> in two:
+// those pages are minified whole.
+type pieceMinifier struct {
+	m   *minify.M
+	w   io.Writer
+	raw bytes.Buffer // what the template wrote since the last cut
+	err error
+}
+
+func (p *pieceMinifier) Write(b []byte) (int, error) {
+	if p.err != nil {
+		return 0, p.err
+	}
+	return p.raw.Write(b)
+}
+
+// cut minifies what the template wrote since the last cut, when that is
+// at least least bytes, into the page.
+func (p *pieceMinifier) cut(least int) {
+	if p == nil || p.err != nil || p.raw.Len() < least || p.raw.Len() == 0 {
+		return
+	}
+	p.err = p.m.Minify("text/html", p.w, &p.raw) // the lexer reads Bytes
+	p.raw.Reset()
 }
 
 // RenderGallery renders the gallery of col alone: index.html and the files

@@ -11,6 +11,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -788,4 +789,81 @@ func TestPageBuffer(t *testing.T) {
 			t.Errorf("size %d: no room for one more byte", size)
 		}
 	}
+}
+
+// galleryBothWays renders the gallery of logos a card a piece and whole.
+func galleryBothWays(t testing.TB, logos []*logoSummary) (pieces, whole string) {
+	t.Helper()
+	r, _, err := newSiteRenderer(siteBase, templates.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.pieces {
+		t.Fatal("the embedded templates are not minified in pieces")
+	}
+	cats := []IndexCategory{{Slug: "tools", Name: "Tools", Count: len(logos)}}
+	var a, b bytes.Buffer
+	if err := r.galleryTo(&a, cats, logos); err != nil {
+		t.Fatal(err)
+	}
+	r.pieces = false
+	if err := r.galleryTo(&b, cats, logos); err != nil {
+		t.Fatal(err)
+	}
+	return a.String(), b.String()
+}
+
+// TestGalleryPieces: the gallery minified a card at a time is byte for
+// byte the gallery minified whole, for the text a logo can bring to its
+// card: spaces at either end, runs of white space, entities, markup, a
+// template's braces and an end tag among them.
+func TestGalleryPieces(t *testing.T) {
+	defer func(n int) { galleryPiece = n }(galleryPiece)
+	galleryPiece = 1
+	odd := []string{
+		"Acme", " Lead", "Trail ", "  two  spaces  ", "tab\tand\nnewline", "\u00a0nbsp\u00a0",
+		"a & b", "&amp;", "<b>bold</b>", "</li><li>", "{{.Slug}}", "</p>", "<!--", "<script>x</script>",
+		"<pre>", "\"quoted\" 'single'", "é 東京 🙂", "",
+	}
+	var logos []*logoSummary
+	for i, name := range odd {
+		logos = append(logos, &logoSummary{
+			Slug: fmt.Sprintf("logo-%d", i), Name: name, Hex: "#" + strings.Repeat(strconv.Itoa(i%10), 6),
+			Categories: []string{"tools"}, Aliases: []string{name, odd[(i+1)%len(odd)]},
+			Variants: []string{"icon"}, DarkIcon: i%2 == 0, IconOnDark: i%3 == 0,
+		})
+	}
+	for _, n := range []int{0, 1, 2, len(logos)} {
+		for _, size := range []int{1, 200, 64 << 10} {
+			galleryPiece = size
+			pieces, whole := galleryBothWays(t, logos[:n])
+			if diff := cmp.Diff(whole, pieces); diff != "" {
+				t.Errorf("%d logos, pieces of %d bytes: (-whole +pieces):\n%s", n, size, diff)
+			}
+		}
+	}
+}
+
+// FuzzGalleryPieces holds the gallery minified a card at a time to the
+// gallery minified whole, for any name, alias and colour of three logos.
+func FuzzGalleryPieces(f *testing.F) {
+	f.Add(" a  b ", "x\ny", "#FFFFFF", uint8(3))
+	f.Add("</li>", "<p>", "&lt;", uint8(0))
+	f.Fuzz(func(t *testing.T, name, alias, hex string, mask uint8) {
+		defer func(n int) { galleryPiece = n }(galleryPiece)
+		galleryPiece = 1
+		var logos []*logoSummary
+		for i := range 3 {
+			l := &logoSummary{Slug: fmt.Sprintf("l%d", i), Name: name, Hex: hex, Variants: []string{"icon"}, DarkIcon: mask&(1<<i) != 0}
+			if mask&(8<<i) != 0 {
+				l.Aliases = []string{alias, name}
+				l.Categories = []string{alias}
+			}
+			logos = append(logos, l)
+		}
+		pieces, whole := galleryBothWays(t, logos)
+		if pieces != whole {
+			t.Errorf("pieces differ from the whole page:\n%s", cmp.Diff(whole, pieces))
+		}
+	})
 }
