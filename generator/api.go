@@ -152,11 +152,12 @@ func marshal(v any) ([]byte, error) { return newJSONEncoder("", "").encode(v) }
 func marshalIndent(v any) ([]byte, error) { return encodeJSON(v, "  ") }
 
 // writeJSONList writes v as encodeJSON does, with its last field, a list
-// that v holds empty, filled with the n values item gives: one item at a
-// time, so that a list of 100,000 logos (64 MB of JSON) is never in memory
-// whole, nor copied each time its buffer grows. The list must be a field
-// of the top-level object, as Index.Logos and Registry.Items are.
-func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent string) error {
+// that v holds empty, filled with the values items gives to yield, in
+// order: one item at a time, so that a list of 100,000 logos (64 MB of
+// JSON) is never in memory whole, nor copied each time its buffer grows.
+// The list must be a field of the top-level object, as Index.Logos and
+// Registry.Items are. An error of items, or of yield, ends the writing.
+func writeJSONList(w io.Writer, v any, items func(yield func(any) error) error, indent string) error {
 	head, err := encodeJSON(v, indent)
 	if err != nil {
 		return err
@@ -165,39 +166,58 @@ func writeJSONList(w io.Writer, v any, n int, item func(i int) any, indent strin
 	if at < 0 || strings.Trim(string(head[at+2:]), " \n}") != "" {
 		return errors.New("writeJSONList: the list is not the last field of the object")
 	}
-	if n == 0 {
-		_, err := w.Write(head)
-		return err
-	}
 	bw, ok := w.(*bufio.Writer)
 	if !ok {
 		bw = bufio.NewWriterSize(w, 64<<10)
 	}
-	bw.Write(head[:at+1])
 	// An item of the list is at depth 2: its first line goes after the
 	// separator, the others carry the indentation of that depth.
-	sep, closing := ",", "]"
+	first, sep, closing := "", ",", "]"
 	if indent != "" {
-		sep, closing = ",\n"+indent+indent, "\n"+indent+"]"
-		bw.WriteString("\n" + indent + indent)
+		first, sep, closing = "\n"+indent+indent, ",\n"+indent+indent, "\n"+indent+"]"
 	}
 	enc := newJSONEncoder(indent+indent, indent)
-	for i := range n {
-		v := item(i)
+	n := 0
+	err = items(func(v any) error {
 		b, ok := v.(preEncoded)
 		if !ok {
+			var err error
 			if b, err = enc.encode(v); err != nil {
 				return err
 			}
 		}
-		if i > 0 {
+		if n == 0 {
+			bw.Write(head[:at+1])
+			bw.WriteString(first)
+		} else {
 			bw.WriteString(sep)
 		}
-		bw.Write(b)
+		n++
+		_, err := bw.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	bw.WriteString(closing)
-	bw.Write(head[at+2:])
+	if n == 0 {
+		bw.Write(head) // the empty list as encodeJSON writes it
+	} else {
+		bw.WriteString(closing)
+		bw.Write(head[at+2:])
+	}
 	return bw.Flush()
+}
+
+// sliceItems gives the items of a slice to writeJSONList.
+func sliceItems[T any](s []T) func(yield func(any) error) error {
+	return func(yield func(any) error) error {
+		for _, v := range s {
+			if err := yield(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // preEncoded is an item of writeJSONList that is JSON already, as the

@@ -39,7 +39,7 @@ func TestWriteJSONList(t *testing.T) {
 					t.Fatal(err)
 				}
 				var got bytes.Buffer
-				if err := writeJSONList(&got, head, n, func(i int) any { return items[i] }, indent); err != nil {
+				if err := writeJSONList(&got, head, sliceItems(items[:n]), indent); err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(string(want), got.String()); diff != "" {
@@ -53,7 +53,7 @@ func TestWriteJSONList(t *testing.T) {
 		Items []item `json:"items"`
 		After string `json:"after"`
 	}
-	if err := writeJSONList(&bytes.Buffer{}, wrong{Items: []item{}}, 1, func(int) any { return items[0] }, ""); err == nil {
+	if err := writeJSONList(&bytes.Buffer{}, wrong{Items: []item{}}, sliceItems(items[:1]), ""); err == nil {
 		t.Error("a list followed by another field was accepted")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestBadInputCorpus builds every case under testdata/bad/<case>/src and
@@ -45,8 +47,33 @@ func TestBadInputCorpus(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("problems differ from %s:\ngot:\n%s\nwant:\n%s", wantFile, got, want)
 			}
+			// The streamed build, whose summaries wait in a spill file
+			// (checkAllComponents), finds the same and writes nothing.
+			out := filepath.Join(t.TempDir(), "dist")
+			_, err = BuildTree(context.Background(), root.FS(), out, TreeOptions{Options: Options{Dir: "src"}})
+			if streamed := problemLines(t, err); streamed != got {
+				t.Errorf("BuildTree's problems differ from Build's:\n%s", cmp.Diff(got, streamed))
+			}
+			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("BuildTree made %s: %v", out, err)
+			}
 		})
 	}
+}
+
+// problemLines is what buildProblems makes of err, which must hold
+// problems.
+func problemLines(t *testing.T, err error) string {
+	t.Helper()
+	var probs ProblemList
+	if !errors.As(err, &probs) {
+		t.Fatalf("build failed without problems: %v", err)
+	}
+	var b strings.Builder
+	for _, p := range probs {
+		fmt.Fprintf(&b, "[%s] %s\n", p.Code, p.Error())
+	}
+	return b.String()
 }
 
 // buildProblems builds fsys, which must fail, and returns its problems, one

@@ -115,10 +115,12 @@ func (r *registryRenderer) item(l *Logo) (OutFile, error) {
 
 // index renders r/registry.json, which lists every item without its
 // content: `shadcn add` fetches each item's own file, r/<slug>.json.
-func (r *registryRenderer) index(w io.Writer, logos []*logoSummary) error {
+func (r *registryRenderer) index(w io.Writer, logos *summaryList) error {
 	index := Registry{Schema: registrySchema, Name: registryName, Homepage: r.base + "/", Items: []RegistryItem{}}
 	ew := newEntryWriter(r.base)
-	return writeJSONList(w, index, len(logos), func(i int) any { return ew.registryEntry(logos[i]) }, "  ")
+	return writeJSONList(w, index, func(yield func(any) error) error {
+		return logos.each(func(l *logoSummary) error { return yield(ew.registryEntry(l)) })
+	}, "  ")
 }
 
 // registryEntry returns the item the function registryEntry gives for l,

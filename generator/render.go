@@ -73,7 +73,7 @@ func Render(ctx context.Context, col *Collection, opts RenderOptions) ([]OutFile
 		files = append(files, perLogo[i]...)
 	}
 	var mu sync.Mutex
-	err = r.collectionFiles(col.Categories, sums, func(name string, write func(io.Writer) error) error {
+	err = r.collectionFiles(col.Categories, memSummaries(sums), func(name string, write func(io.Writer) error) error {
 		var buf bytes.Buffer
 		err := write(&buf)
 		mu.Lock()
@@ -318,7 +318,7 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 // the next. The gallery, which takes as long as the rest together, is
 // made on a goroutine of its own beside them: emit must be safe for
 // concurrent use, and the order of its calls is not fixed.
-func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, emit func(name string, write func(io.Writer) error) error) error {
+func (r *renderer) collectionFiles(cats []CategoryCount, logos *summaryList, emit func(name string, write func(io.Writer) error) error) error {
 	counts := indexCategories(cats)
 	gallery := make(chan error, 1)
 	go func() {
@@ -329,16 +329,17 @@ func (r *renderer) collectionFiles(cats []CategoryCount, logos []*logoSummary, e
 }
 
 // restOfCollection emits the collection's files but the gallery.
-func (r *renderer) restOfCollection(counts []IndexCategory, logos []*logoSummary, emit func(name string, write func(io.Writer) error) error) error {
+func (r *renderer) restOfCollection(counts []IndexCategory, logos *summaryList, emit func(name string, write func(io.Writer) error) error) error {
 	index := func(w io.Writer) error {
 		idx := Index{Categories: counts, Logos: []IndexLogo{}}
 		ew := newEntryWriter(r.base)
-		return writeJSONList(w, idx, len(logos), func(i int) any {
-			l := logos[i]
-			if item, ok := ew.indexEntry(l); ok {
-				return item
-			}
-			return IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases}
+		return writeJSONList(w, idx, func(yield func(any) error) error {
+			return logos.each(func(l *logoSummary) error {
+				if item, ok := ew.indexEntry(l); ok {
+					return yield(item)
+				}
+				return yield(IndexLogo{LogoCard: r.card(l.Slug, l.Name, l.Hex, l.Categories, l.Variants), Aliases: l.Aliases})
+			})
 		}, "")
 	}
 	if err := emit("api/logos.json", index); err != nil {

@@ -354,7 +354,7 @@ func (r *siteRenderer) link(p *pageData, path, image, alt string) {
 }
 
 // gallery renders index.html: every logo as a card.
-func (r *siteRenderer) gallery(cats []IndexCategory, logos []*logoSummary) (OutFile, error) {
+func (r *siteRenderer) gallery(cats []IndexCategory, logos *summaryList) (OutFile, error) {
 	var out bytes.Buffer
 	if err := r.galleryTo(&out, cats, logos); err != nil {
 		return OutFile{}, err
@@ -367,14 +367,15 @@ const galleryFile = "index.html"
 
 // galleryTo writes the gallery to w: a streamed build writes it into its
 // file, never whole in memory (3 MB for 13,880 logos).
-func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos []*logoSummary) error {
+func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos *summaryList) error {
+	n := logos.len()
 	gd := galleryData{
 		pageData: pageData{
 			Title:       "Logo index",
-			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", len(logos), plural(len(logos), "logo", "logos")),
+			Description: fmt.Sprintf("%d brand %s as optimised SVG files, with a static JSON API.", n, plural(n, "logo", "logos")),
 			CSS:         r.css, JS: r.js, Icon: faviconFile, Page: "gallery",
 		},
-		Total:      len(logos),
+		Total:      n,
 		Categories: cats,
 		IndexURL:   r.base + "/api/logos.json",
 	}
@@ -382,8 +383,9 @@ func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos []*log
 	if r.pieces {
 		p = &pieceMinifier{m: r.m, w: w}
 	}
+	var readErr error // of a spilled summary
 	gd.Cards = func(yield func(cardView) bool) {
-		for _, l := range logos {
+		err := logos.each(func(l *logoSummary) error {
 			p.cut(galleryPiece)
 			card := cardView{
 				Slug: l.Slug, Name: l.Name, Hex: l.Hex,
@@ -392,23 +394,25 @@ func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos []*log
 				Tile:       newTile(l, logoDir(l.Slug)+"/"),
 			}
 			if !yield(card) {
-				return
+				return errStop
 			}
+			return nil
+		})
+		if err != errStop {
+			readErr = err
 		}
 		p.cut(galleryPiece)
 	}
 	r.link(&gd.pageData, "", r.base+"/"+faviconFile, "Logo index")
+	var err error
 	if p == nil {
-		return r.pageTo(w, galleryFile, siteGalleryTmpl, gd)
+		err = r.pageTo(w, galleryFile, siteGalleryTmpl, gd)
+	} else if err = r.pages.ExecuteTemplate(p, siteGalleryTmpl, gd); err != nil {
+		err = fmt.Errorf("rendering %s: %w", galleryFile, err)
+	} else if p.cut(1); p.err != nil {
+		err = fmt.Errorf("minifying %s: %w", galleryFile, p.err)
 	}
-	if err := r.pages.ExecuteTemplate(p, siteGalleryTmpl, gd); err != nil {
-		return fmt.Errorf("rendering %s: %w", galleryFile, err)
-	}
-	p.cut(1)
-	if p.err != nil {
-		return fmt.Errorf("minifying %s: %w", galleryFile, p.err)
-	}
-	return nil
+	return errors.Join(readErr, err)
 }
 
 // galleryPiece is about how much of the gallery, as its template writes
@@ -472,7 +476,7 @@ func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
 	for i, l := range col.Logos {
 		sums[i] = summarize(l)
 	}
-	gallery, err := r.gallery(cats, sums)
+	gallery, err := r.gallery(cats, memSummaries(sums))
 	if err != nil {
 		return nil, err
 	}
@@ -483,7 +487,7 @@ func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
 // serve every logo but the gallery (issue 4: _headers; issue 15: 404 page,
 // sitemap). The gallery (galleryTo) and these are all but the logos' own
 // pages.
-func (r *siteRenderer) otherPages(logos []*logoSummary) ([]OutFile, error) {
+func (r *siteRenderer) otherPages(logos *summaryList) ([]OutFile, error) {
 	// The 404 page is served at whatever path was missing, so it links
 	// from the base URL's path, not relative to itself.
 	root := basePath(r.base)
@@ -497,7 +501,15 @@ func (r *siteRenderer) otherPages(logos []*logoSummary) ([]OutFile, error) {
 	}
 	files := []OutFile{notFound}
 	if r.public {
-		files = append(files, sitemaps(r.base, logos)...)
+		var slugs []string
+		err := logos.each(func(l *logoSummary) error {
+			slugs = append(slugs, strings.Clone(l.Slug)) // not a spilled summary's buffer
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, sitemaps(r.base, slugs)...)
 	}
 	return append(files, OutFile{Name: "_headers", Data: headers.Site.File()}), nil
 }
@@ -538,10 +550,10 @@ func (r *siteRenderer) logoPage(l *Logo, d LogoDetail, cats map[string]string) (
 // one sitemap.xml, or in files of sitemapMaxURLs URLs with sitemap.xml as
 // their index. No <lastmod>: the build writes no dates, so that the same
 // sources give the same bytes.
-func sitemaps(base string, logos []*logoSummary) []OutFile {
+func sitemaps(base string, slugs []string) []OutFile {
 	urls := []string{base + "/"}
-	for _, l := range logos {
-		urls = append(urls, base+"/"+logoDir(l.Slug)+"/")
+	for _, slug := range slugs {
+		urls = append(urls, base+"/"+logoDir(slug)+"/")
 	}
 	urlset := func(urls []string) []byte {
 		var b bytes.Buffer

@@ -621,11 +621,11 @@ func TestSiteLinkPreviewsAndSitemap(t *testing.T) {
 }
 
 func TestSitemapIndex(t *testing.T) {
-	var logos []*logoSummary
+	var slugs []string
 	for i := range sitemapMaxURLs + 10 {
-		logos = append(logos, &logoSummary{Slug: fmt.Sprintf("l%06d", i)})
+		slugs = append(slugs, fmt.Sprintf("l%06d", i))
 	}
-	files := sitemaps("https://x.example", logos)
+	files := sitemaps("https://x.example", slugs)
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
@@ -803,11 +803,11 @@ func galleryBothWays(t testing.TB, logos []*logoSummary) (pieces, whole string) 
 	}
 	cats := []IndexCategory{{Slug: "tools", Name: "Tools", Count: len(logos)}}
 	var a, b bytes.Buffer
-	if err := r.galleryTo(&a, cats, logos); err != nil {
+	if err := r.galleryTo(&a, cats, memSummaries(logos)); err != nil {
 		t.Fatal(err)
 	}
 	r.pieces = false
-	if err := r.galleryTo(&b, cats, logos); err != nil {
+	if err := r.galleryTo(&b, cats, memSummaries(logos)); err != nil {
 		t.Fatal(err)
 	}
 	return a.String(), b.String()

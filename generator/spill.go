@@ -43,8 +43,14 @@ func newSpill(dir, prefix string) (*spill, error) {
 	return s, nil
 }
 
+// spillRef is where an entry is in its spill file: read tells it.
+type spillRef struct {
+	off int64
+	n   int32
+}
+
 // add appends one entry.
-func (s *spill) add(entry []byte) error {
+func (s *spill) add(entry []byte) (spillRef, error) {
 	var n [binary.MaxVarintLen64]byte
 	k := binary.PutUvarint(n[:], uint64(len(entry)))
 	s.mu.Lock()
@@ -53,16 +59,20 @@ func (s *spill) add(entry []byte) error {
 		s.w.Write(n[:k])
 		_, s.err = s.w.Write(entry)
 	}
+	ref := spillRef{off: s.size + int64(k), n: int32(len(entry))}
+	if int(ref.n) != len(entry) && s.err == nil {
+		s.err = errors.New("a spill entry over 2 GB")
+	}
 	s.n++
 	s.size += int64(k + len(entry))
 	s.payload += int64(len(entry))
-	return s.err
+	return ref, s.err
 }
 
 // addWith appends the entry enc writes, encoded by a pooled encoder:
 // a clean build adds one for each logo and each file (74,000 for 13,880
 // logos), and a buffer made for each was garbage the collector chased.
-func (s *spill) addWith(enc func(e *encoder)) error {
+func (s *spill) addWith(enc func(e *encoder)) (spillRef, error) {
 	x := entryEncoders.Get().(*entryEncoder)
 	defer entryEncoders.Put(x)
 	x.big.Reset()
@@ -72,9 +82,49 @@ func (s *spill) addWith(enc func(e *encoder)) error {
 		return s.add(x.e.buf)
 	}
 	if x.e.flush(); x.e.err != nil {
-		return x.e.err
+		return spillRef{}, x.e.err
 	}
 	return s.add(x.big.Bytes())
+}
+
+// flush writes what is buffered to the file, which read needs. Adding
+// entries after it is an error of the caller's.
+func (s *spill) flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = s.w.Flush()
+	}
+	return s.err
+}
+
+// spillReader reads entries of a flushed spill file by their refs, a
+// window of the file at a time: refs in about the order the entries were
+// added cost a read of 64 KB each. Each window is a new buffer, never
+// written after the read, so an entry read stays valid as long as it is
+// held (and holds its window).
+type spillReader struct {
+	s   *spill
+	at  int64  // the file offset of win
+	win []byte // nil before the first read
+}
+
+func (r *spillReader) read(ref spillRef) (string, error) {
+	start, end := ref.off-r.at, ref.off-r.at+int64(ref.n)
+	if r.win == nil || start < 0 || end > int64(len(r.win)) {
+		size := max(int64(ref.n), 64<<10)
+		size = min(size, r.s.size-ref.off)
+		if size < int64(ref.n) {
+			return "", errors.New("reading the spill file: an entry past its end")
+		}
+		r.win = make([]byte, size)
+		if _, err := r.s.f.ReadAt(r.win, ref.off); err != nil {
+			return "", errors.Join(errors.New("reading the spill file"), err)
+		}
+		r.at, start, end = ref.off, 0, int64(ref.n)
+	}
+	b := r.win[start:end]
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil
 }
 
 // entryEncoder is an encoder whose buffer holds a whole entry, unless it

@@ -24,7 +24,7 @@ func TestSpill(t *testing.T) {
 	var want []string
 	var payload int64
 	add := func(e string) {
-		if err := s.add([]byte(e)); err != nil {
+		if _, err := s.add([]byte(e)); err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, e)

@@ -188,6 +188,10 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 			return nil, err
 		}
 		defer b.logoSpill.close()
+		if b.sumSpill, err = out.newSpill(); err != nil {
+			return nil, err
+		}
+		defer b.sumSpill.close()
 	}
 
 	// A hint that names anything but a logo folder (categories.yaml,
@@ -219,15 +223,19 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if err := b.failed(); err != nil {
 		return nil, err
 	}
-	var sums []*logoSummary
 	for _, l := range b.logos {
 		probs = append(probs, l.probs...)
-		if l.sum != nil {
-			sums = append(sums, l.sum)
-		}
+	}
+	sums, err := b.summaries()
+	if err != nil {
+		return nil, err
 	}
 	used, suffixes, _ := templateNames(opts.Render.Templates)
-	probs = append(probs, checkComponents(withOthers(sums, others), used, suffixes)...)
+	dupes, err := checkAllComponents(sums, others, used, suffixes)
+	if err != nil {
+		return nil, err
+	}
+	probs = append(probs, dupes...)
 	probs.Sort()
 	if err := probs.Err(); err != nil {
 		return nil, err
@@ -235,10 +243,16 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	if opts.FailOnWarnings && len(probs) > 0 {
 		return nil, probs
 	}
-	counts := b.cs.counts(sums)
-	res := &TreeResult{Logos: len(sums), Warnings: probs.Warnings()}
+	counts, err := b.cs.counts(sums)
+	if err != nil {
+		return nil, err
+	}
+	res := &TreeResult{Logos: sums.len(), Warnings: probs.Warnings()}
 
-	digest := b.collectionDigest(counts, sums)
+	digest, err := b.collectionDigest(counts, sums)
+	if err != nil {
+		return nil, err
+	}
 	if b.upToDate(digest) {
 		res.Files = b.live.rec.fileCount()
 		res.UpToDate = true
@@ -317,7 +331,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	}
 
 	for _, l := range b.logos {
-		if l.sum != nil && !l.hit {
+		if l.hasSummary() && !l.hit {
 			res.Computed++
 		}
 	}
@@ -352,6 +366,9 @@ type treeBuild struct {
 
 	logos      []*builtLogo
 	collection []fileHash
+	// sumSpill, beside logoSpill, holds the logos' summaries
+	// (summaryList).
+	sumSpill *spill
 	// logoSpill, in a build with no cache to go by, holds the cache
 	// entries of the logos it computed, which keep only their summaries.
 	logoSpill *spill
@@ -364,8 +381,9 @@ type treeBuild struct {
 // builtLogo is one logo of a build.
 type builtLogo struct {
 	slug  string
-	hit   bool // from the cache; its files are not in the standby yet
-	sum   *logoSummary
+	hit   bool         // from the cache; its files are not in the standby yet
+	sum   *logoSummary // nil when it failed, or when in the build's sumSpill at sumAt
+	sumAt spillRef
 	probs ProblemList
 	// in is what else the cache keeps of the logo: nil when it failed,
 	// or once its entry went to the build's logoSpill.
@@ -378,6 +396,48 @@ type logoInputs struct {
 	folder inputStat // the stat of its folder, before inputs
 	inputs []inputStat
 	files  []fileHash
+}
+
+// hasSummary reports whether the logo passed its checks: its summary is
+// in memory or spilled.
+func (l *builtLogo) hasSummary() bool { return l.sum != nil || l.sumAt.n > 0 }
+
+// summaries is the list of the summaries of the build's logos, in slug
+// order.
+func (b *treeBuild) summaries() (*summaryList, error) {
+	n := 0
+	for _, l := range b.logos {
+		if l.hasSummary() {
+			n++
+		}
+	}
+	if b.sumSpill == nil {
+		sums := make([]*logoSummary, 0, n)
+		for _, l := range b.logos {
+			if l.sum != nil {
+				sums = append(sums, l.sum)
+			}
+		}
+		return memSummaries(sums), nil
+	}
+	if err := b.sumSpill.flush(); err != nil {
+		return nil, err
+	}
+	return &summaryList{logos: b.logos, file: b.sumSpill, n: n}, nil
+}
+
+// spillSummary moves a logo's summary to the build's sumSpill, when it
+// has one.
+func (b *treeBuild) spillSummary(l *builtLogo) {
+	if b.sumSpill == nil || l.sum == nil {
+		return
+	}
+	ref, err := b.sumSpill.addWith(func(e *encoder) { e.summary(l.sum) })
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	l.sum, l.sumAt = nil, ref
 }
 
 // files are the logo's output files, unless they went to the spill.
@@ -451,6 +511,7 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 		return l
 	}
 	l.sum = summarize(logo)
+	defer b.spillSummary(l)                                                   // once the cache's entry is made of it
 	in := &logoInputs{folder: folder, files: make([]fileHash, 0, len(files))} // no slack
 	for _, f := range files {
 		h := hashOf(f.Data)
@@ -478,7 +539,7 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 		in.inputs = inputs
 	}
 	if b.logoSpill != nil && (in.inputs != nil || !b.cached) {
-		if err := b.logoSpill.addWith(func(e *encoder) { e.logo(slug, l.cached()) }); err != nil {
+		if _, err := b.logoSpill.addWith(func(e *encoder) { e.logo(slug, l.cached()) }); err != nil {
 			b.fail(err)
 			return l
 		}
@@ -556,7 +617,7 @@ func (b *treeBuild) placeCached(l *builtLogo) {
 		if !b.place(f.Name, f.Hash, nil) {
 			folder, inputs, entries := b.source.statInputs(l.slug)
 			c := b.compute(l.slug, folder, inputs, entries)
-			if c.sum == nil {
+			if !c.hasSummary() {
 				b.fail(fmt.Errorf("logo %s changed during the build; build again", l.slug))
 			}
 			return
@@ -699,7 +760,7 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 	// the collection's. A spilled name is valid only during the call.
 	each := func(fn func(name, logo string)) error {
 		for _, l := range b.logos {
-			if l.sum != nil {
+			if l.hasSummary() {
 				for _, f := range l.files() {
 					fn(f.Name, l.slug)
 				}
@@ -730,14 +791,23 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 	}
 	var files []OutFile
 	order := map[string]int{"": len(b.logos)} // the collection's last
-	dirs := map[string]string{}
 	for i, l := range b.logos {
-		if l.sum != nil {
+		if l.hasSummary() {
 			order[l.slug] = i
-			dirs[l.slug] = path.Dir(l.sum.MetaPath)
 		}
 	}
-	err := each(func(name, logo string) {
+	dirs := map[string]string{}
+	sums, err := b.summaries()
+	if err == nil {
+		err = sums.each(func(s *logoSummary) error {
+			dirs[strings.Clone(s.Slug)] = strings.Clone(path.Dir(s.MetaPath))
+			return nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	err = each(func(name, logo string) {
 		files = append(files, OutFile{Name: strings.Clone(name), Logo: strings.Clone(logo)})
 	})
 	if err != nil {
@@ -792,7 +862,7 @@ func (b *treeBuild) sameNames(coll []OutFile) bool {
 	}
 	n := 0
 	for _, l := range b.logos {
-		if l.sum == nil {
+		if !l.hasSummary() {
 			continue
 		}
 		n++
@@ -812,13 +882,14 @@ func (b *treeBuild) sameNames(coll []OutFile) bool {
 // collectionDigest is a hash of everything the collection's files are made
 // of, so that a build where no logo changed need not render them to know
 // they did not change.
-func (b *treeBuild) collectionDigest(counts []CategoryCount, sums []*logoSummary) hash {
+func (b *treeBuild) collectionDigest(counts []CategoryCount, sums *summaryList) (hash, error) {
 	if b.allHits() {
 		// The summaries are the cached ones, of the same logos, and the
 		// categories are in the settings: the digest is the cached one.
-		return b.old.Collection
+		return b.old.Collection, nil
 	}
-	return digestOf(func(e *encoder) {
+	var err error
+	h := digestOf(func(e *encoder) {
 		e.uint(uint64(len(counts)))
 		for _, c := range counts {
 			e.str(c.Slug)
@@ -827,11 +898,13 @@ func (b *treeBuild) collectionDigest(counts []CategoryCount, sums []*logoSummary
 			e.int(int64(c.Pos.Col))
 			e.int(int64(c.Count))
 		}
-		e.uint(uint64(len(sums)))
-		for _, s := range sums {
+		e.uint(uint64(sums.len()))
+		err = sums.each(func(s *logoSummary) error {
 			e.summary(s)
-		}
+			return nil
+		})
 	})
+	return h, err
 }
 
 // allHits reports whether every logo of the last build, and no other,

@@ -487,7 +487,8 @@ func (t *tree) record(name string, h hash, st *fileStat) error {
 		st = &cur
 	}
 	if sp := t.rec.spilled; sp != nil { // an empty tree's: no folders to touch
-		return sp.addWith(func(e *encoder) { e.fileState(name, st.state(h)) })
+		_, err := sp.addWith(func(e *encoder) { e.fileState(name, st.state(h)) })
+		return err
 	}
 	t.mu.Lock()
 	t.rec.Files[name] = st.state(h)

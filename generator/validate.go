@@ -95,7 +95,7 @@ func Validate(ctx context.Context, src *Source, opts Options) (*Collection, Prob
 			sums = append(sums, summarize(l))
 		}
 	}
-	col.Categories = cs.counts(sums)
+	col.Categories, _ = cs.counts(memSummaries(sums)) // in memory: no error
 	// A template that cannot be read or run fails Render with its own
 	// error; until then there are no template names to avoid.
 	used, suffixes, _ := templateNames(opts.Render.Templates)
@@ -124,18 +124,22 @@ func newCategorySet(f *SourceFile) *categorySet {
 }
 
 // counts lists the categories with the number of logos in each.
-func (cs *categorySet) counts(logos []*logoSummary) []CategoryCount {
+func (cs *categorySet) counts(logos *summaryList) ([]CategoryCount, error) {
 	n := map[string]int{}
-	for _, l := range logos {
+	err := logos.each(func(l *logoSummary) error {
 		for _, c := range l.Categories {
+			if _, ok := n[c]; !ok {
+				c = strings.Clone(c) // not a spilled summary's buffer
+			}
 			n[c]++
 		}
-	}
+		return nil
+	})
 	var out []CategoryCount
 	for _, c := range cs.list {
 		out = append(out, CategoryCount{Category: c, Count: n[c.Slug]})
 	}
-	return out
+	return out, err
 }
 
 // checkLogo checks and optimises one logo: the validate and optimise
@@ -435,20 +439,29 @@ func withOthers(sums []*logoSummary, others []*LogoSource) []*logoSummary {
 	}
 	all := slices.Clone(sums)
 	for _, o := range others {
-		if o.Meta == nil {
-			continue
+		if s := otherSummary(o); s != nil {
+			all = append(all, s)
 		}
-		m, _ := ParseMeta(o.Meta)
-		s := &logoSummary{Slug: o.Slug, Component: m.Component, MetaPath: o.Meta.Path, unselected: true}
-		if s.Component != "" {
-			s.ComponentAt = m.Pos["component"]
-		} else if m.Name != "" {
-			s.Component = DefaultComponent(m.Name, o.Slug)
-		}
-		all = append(all, s)
 	}
 	slices.SortFunc(all, func(a, b *logoSummary) int { return strings.Compare(a.Slug, b.Slug) })
 	return all
+}
+
+// otherSummary is the summary of a logo a selection left out, as far as
+// checkComponents needs one: its component name, or nil when it has no
+// logo.yaml.
+func otherSummary(o *LogoSource) *logoSummary {
+	if o.Meta == nil {
+		return nil
+	}
+	m, _ := ParseMeta(o.Meta)
+	s := &logoSummary{Slug: o.Slug, Component: m.Component, MetaPath: o.Meta.Path, unselected: true}
+	if s.Component != "" {
+		s.ComponentAt = m.Pos["component"]
+	} else if m.Name != "" {
+		s.Component = DefaultComponent(m.Name, o.Slug)
+	}
+	return s
 }
 
 // pascal joins the ASCII letter-and-digit words of s, each starting with an
