@@ -351,15 +351,14 @@ func (r *renderer) restOfCollection(counts []IndexCategory, logos *summaryList, 
 	if err := emitAll(r.assets, emit); err != nil {
 		return err
 	}
-	site, err := r.site.otherPages(logos)
-	if err != nil {
+	if err := r.site.otherPages(logos, emit); err != nil {
 		return err
 	}
 	manifest, err := manifestFile(r.base, r.logos)
 	if err != nil {
 		return err
 	}
-	return emitAll(append(site, manifest), emit)
+	return emitAll([]OutFile{manifest}, emit)
 }
 
 // emitAll hands files to emit, as collectionFiles does its own.

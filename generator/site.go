@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -487,7 +488,7 @@ func RenderGallery(col *Collection, opts RenderOptions) ([]OutFile, error) {
 // serve every logo but the gallery (issue 4: _headers; issue 15: 404 page,
 // sitemap). The gallery (galleryTo) and these are all but the logos' own
 // pages.
-func (r *siteRenderer) otherPages(logos *summaryList) ([]OutFile, error) {
+func (r *siteRenderer) otherPages(logos *summaryList, emit func(name string, write func(io.Writer) error) error) error {
 	// The 404 page is served at whatever path was missing, so it links
 	// from the base URL's path, not relative to itself.
 	root := basePath(r.base)
@@ -497,21 +498,18 @@ func (r *siteRenderer) otherPages(logos *summaryList) ([]OutFile, error) {
 		Root:        root, CSS: r.css, JS: r.js, Icon: root + faviconFile, Page: "404",
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	files := []OutFile{notFound}
-	if r.public {
-		var slugs []string
-		err := logos.each(func(l *logoSummary) error {
-			slugs = append(slugs, strings.Clone(l.Slug)) // not a spilled summary's buffer
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, sitemaps(r.base, slugs)...)
+	if err := emitAll([]OutFile{notFound, {Name: "_headers", Data: headers.Site.File()}}, emit); err != nil {
+		return err
 	}
-	return append(files, OutFile{Name: "_headers", Data: headers.Site.File()}), nil
+	if !r.public {
+		return nil
+	}
+	slugs := func(fn func(slug string) error) error {
+		return logos.each(func(l *logoSummary) error { return fn(l.Slug) })
+	}
+	return sitemaps(r.base, logos.len(), slugs, emit)
 }
 
 // logoPage renders the page of one logo, whose detail JSON is d; cats maps
@@ -546,41 +544,60 @@ func (r *siteRenderer) logoPage(l *Logo, d LogoDetail, cats map[string]string) (
 	return f, err
 }
 
-// sitemaps lists the gallery and every logo page for search engines, in
-// one sitemap.xml, or in files of sitemapMaxURLs URLs with sitemap.xml as
-// their index. No <lastmod>: the build writes no dates, so that the same
-// sources give the same bytes.
-func sitemaps(base string, slugs []string) []OutFile {
-	urls := []string{base + "/"}
-	for _, slug := range slugs {
-		urls = append(urls, base+"/"+logoDir(slug)+"/")
-	}
-	urlset := func(urls []string) []byte {
-		var b bytes.Buffer
-		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-		for _, u := range urls {
-			b.WriteString("<url><loc>")
-			xml.EscapeText(&b, []byte(u))
-			b.WriteString("</loc></url>\n")
+// sitemaps hands emit the files that list the gallery and every logo page
+// for search engines: one sitemap.xml, or files of sitemapMaxURLs URLs
+// with sitemap.xml as their index. slugs gives the n logos' slugs in
+// order, anew for each file, which is written as they come (7 MB at
+// 104,100 logos, never whole in memory). No <lastmod>: the build writes
+// no dates, so that the same sources give the same bytes.
+func sitemaps(base string, n int, slugs func(fn func(slug string) error) error, emit func(name string, write func(io.Writer) error) error) error {
+	// urlset writes the URLs lo to hi of the list: the gallery's, then
+	// the logos' pages. Each file reads the slugs anew, up to its last.
+	urlset := func(lo, hi int) func(io.Writer) error {
+		return func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 64<<10)
+			bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+			i := 0
+			url := func(path string) {
+				if lo <= i && i < hi {
+					bw.WriteString("<url><loc>")
+					xml.EscapeText(bw, []byte(base+"/"+path))
+					bw.WriteString("</loc></url>\n")
+				}
+				i++
+			}
+			url("")
+			err := slugs(func(slug string) error {
+				if i >= hi {
+					return errStop
+				}
+				url(logoDir(slug) + "/")
+				return nil
+			})
+			if err != nil && err != errStop {
+				return err
+			}
+			bw.WriteString("</urlset>\n")
+			return bw.Flush()
 		}
-		b.WriteString("</urlset>\n")
-		return b.Bytes()
 	}
-	if len(urls) <= sitemapMaxURLs {
-		return []OutFile{{Name: sitemapFile, Data: urlset(urls)}}
+	urls := n + 1
+	if urls <= sitemapMaxURLs {
+		return emit(sitemapFile, urlset(0, urls))
 	}
-	var files []OutFile
 	var index bytes.Buffer
 	index.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	for i := 0; i < len(urls); i += sitemapMaxURLs {
-		name := fmt.Sprintf("sitemap-%d.xml", i/sitemapMaxURLs+1)
-		files = append(files, OutFile{Name: name, Data: urlset(urls[i:min(i+sitemapMaxURLs, len(urls))])})
+	for lo := 0; lo < urls; lo += sitemapMaxURLs {
+		name := fmt.Sprintf("sitemap-%d.xml", lo/sitemapMaxURLs+1)
+		if err := emit(name, urlset(lo, min(lo+sitemapMaxURLs, urls))); err != nil {
+			return err
+		}
 		index.WriteString("<sitemap><loc>")
 		xml.EscapeText(&index, []byte(base+"/"+name))
 		index.WriteString("</loc></sitemap>\n")
 	}
 	index.WriteString("</sitemapindex>\n")
-	return append(files, OutFile{Name: sitemapFile, Data: index.Bytes()})
+	return emitAll([]OutFile{{Name: sitemapFile, Data: index.Bytes()}}, emit)
 }
 
 func newVariantView(l *Logo, v *VariantFile, d LogoDetail) variantView {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -625,7 +626,24 @@ func TestSitemapIndex(t *testing.T) {
 	for i := range sitemapMaxURLs + 10 {
 		slugs = append(slugs, fmt.Sprintf("l%06d", i))
 	}
-	files := sitemaps("https://x.example", slugs)
+	var files []OutFile
+	each := func(fn func(string) error) error {
+		for _, s := range slugs {
+			if err := fn(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := sitemaps("https://x.example", len(slugs), each, func(name string, write func(io.Writer) error) error {
+		var b bytes.Buffer
+		err := write(&b)
+		files = append(files, OutFile{Name: name, Data: b.Bytes()})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
@@ -638,6 +656,20 @@ func TestSitemapIndex(t *testing.T) {
 	}
 	if n := bytes.Count(files[1].Data, []byte("<url>")); n != 11 { // the gallery and 10 logos
 		t.Errorf("sitemap-2.xml has %d URLs, want 11", n)
+	}
+	// Every URL once, in order, across the two files.
+	wantURLs := []string{"https://x.example/"}
+	for _, s := range slugs {
+		wantURLs = append(wantURLs, "https://x.example/logos/"+s+"/")
+	}
+	var urls []string
+	for _, f := range files[:2] {
+		for _, m := range regexp.MustCompile(`<url><loc>([^<]*)</loc></url>`).FindAllSubmatch(f.Data, -1) {
+			urls = append(urls, string(m[1]))
+		}
+	}
+	if diff := cmp.Diff(wantURLs, urls); diff != "" {
+		t.Errorf("URLs (-want +got):\n%s", diff)
 	}
 	want := "<sitemap><loc>https://x.example/sitemap-1.xml</loc></sitemap>\n<sitemap><loc>https://x.example/sitemap-2.xml</loc></sitemap>\n"
 	if !bytes.Contains(files[2].Data, []byte(want)) || !bytes.HasPrefix(files[2].Data, []byte(`<?xml version="1.0" encoding="UTF-8"?>`+"\n<sitemapindex ")) {

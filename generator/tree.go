@@ -668,6 +668,11 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		return err
 	}
 	err := create()
+	if errors.Is(err, fs.ErrNotExist) { // see makeDirs
+		if err = s.makeDirs(path.Dir(name), true); err == nil {
+			err = create()
+		}
+	}
 	if errors.Is(err, fs.ErrExist) {
 		if err = os.Remove(dst); err == nil {
 			err = create()
@@ -701,6 +706,11 @@ func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash,
 	}
 	dst := filepath.Join(s.dir, filepath.FromSlash(name))
 	f, err := createNew(filepath.Dir(dst))
+	if errors.Is(err, fs.ErrNotExist) { // see makeDirs
+		if err = s.makeDirs(path.Dir(name), true); err == nil {
+			f, err = createNew(filepath.Dir(dst))
+		}
+	}
 	if err != nil {
 		return hash{}, err
 	}
