@@ -7,8 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"slices"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -69,44 +67,7 @@ func readDirAt(fd int, name string) ([]fs.DirEntry, error) {
 	}
 	f := os.NewFile(uintptr(nfd), name)
 	defer f.Close()
-	// In batches, each entry kept as its name and type: where the folder
-	// gives no types, each of os's entries holds a whole stat, and the
-	// source folder of 104,100 logos listed at once was 16 MB, the most a
-	// clean build of them held at any time (by heap profile).
-	var ds []dirent
-	for {
-		batch, err := f.ReadDir(1024)
-		for _, e := range batch {
-			ds = append(ds, dirent{name: e.Name(), typ: e.Type()})
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	slices.SortFunc(ds, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
-	entries := make([]fs.DirEntry, len(ds))
-	for i := range ds {
-		entries[i] = &ds[i]
-	}
-	return entries, nil
-}
-
-// dirent is an entry of a folder readDirAt listed: its name and type.
-type dirent struct {
-	name string
-	typ  fs.FileMode
-}
-
-func (d *dirent) Name() string      { return d.name }
-func (d *dirent) IsDir() bool       { return d.typ.IsDir() }
-func (d *dirent) Type() fs.FileMode { return d.typ }
-
-// Info is not kept: readDirAt's callers need only names and types.
-func (d *dirent) Info() (fs.FileInfo, error) {
-	return nil, &fs.PathError{Op: "info", Path: d.name, Err: errors.ErrUnsupported}
+	return readDirBatches(f)
 }
 
 // statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW).
