@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,6 +102,31 @@ func TestMayClash(t *testing.T) {
 		}
 		if exact := len(findClashes(files)) > 0; exact != tc.want {
 			t.Errorf("findClashes(%q) finds %v; the table is wrong", tc.names, exact)
+		}
+	}
+	// Random trees of few names, in any order, against the exact check:
+	// folders seen long before, beyond the few mayClash keeps in mind.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		var names []string
+		var files []OutFile
+		for range 1 + rng.IntN(30) {
+			parts := make([]string, 1+rng.IntN(4))
+			for i := range parts {
+				parts[i] = string(rune('a' + rng.IntN(3)))
+			}
+			n := strings.Join(parts, "/")
+			names = append(names, n)
+			files = append(files, OutFile{Name: n})
+		}
+		got, err := mayClash(func(fn func(string)) error {
+			for _, n := range names {
+				fn(n)
+			}
+			return nil
+		})
+		if exact := len(findClashes(files)) > 0; err != nil || got != exact {
+			t.Fatalf("mayClash(%q) = %v, %v; findClashes finds %v", names, got, err, exact)
 		}
 	}
 }

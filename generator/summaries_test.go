@@ -3,7 +3,6 @@ package generator
 import (
 	"context"
 	"errors"
-	"hash/maphash"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -135,22 +134,19 @@ func TestSummaryListSpilled(t *testing.T) {
 	}
 }
 
-// TestPlaceAfterHashCollision: a folder the tree takes as made, as a
-// collision of two names' hashes would have it, is made when a file is
-// placed in it, by write and by stream alike.
-func TestPlaceAfterHashCollision(t *testing.T) {
+// TestPlaceMakesFolders: a file placed in a folder the tree lacks gets
+// its folder and parents, by write and by stream alike (place makes them
+// only when a create finds none).
+func TestPlaceMakesFolders(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "standby")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	b := &treeBuild{ctx: context.Background(), standby: emptyTree(dir)}
 	b.standbyOnce.Do(func() {}) // opened already
-	s := b.standby
-	for _, d := range []string{"logos/acme", "logos", "api/logos", "api"} {
-		s.made[maphash.String(s.seed, d)] = struct{}{} // never made
-	}
 	data := []byte("<svg/>")
 	b.place("logos/acme/icon.svg", hashOf(data), data)
+	b.place("logos/acme/icon-dark.svg", hashOf(data), data)
 	_, err := b.placeStream("api/logos/acme.json", func(w io.Writer) error {
 		_, err := w.Write([]byte("{}"))
 		return err
@@ -158,7 +154,7 @@ func TestPlaceAfterHashCollision(t *testing.T) {
 	if err := errors.Join(err, b.failed()); err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{"logos/acme/icon.svg": "<svg/>", "api/logos/acme.json": "{}"} {
+	for name, want := range map[string]string{"logos/acme/icon.svg": "<svg/>", "logos/acme/icon-dark.svg": "<svg/>", "api/logos/acme.json": "{}"} {
 		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != want {
 			t.Errorf("%s: %q, %v; want %q", name, got, err, want)
 		}

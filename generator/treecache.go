@@ -7,7 +7,6 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"io/fs"
 	"maps"
@@ -418,14 +417,12 @@ type tree struct {
 	empty bool
 
 	mu      sync.Mutex          // guards rec.Files, made and touched
-	made    map[uint64]struct{} // folders it made, by madeKey: see makeDirs
-	seed    maphash.Seed
 	touched map[string]bool // folders whose entries this build changed
 }
 
 // emptyTree is the tree of dir, a folder this build just made empty.
 func emptyTree(dir string) *tree {
-	return &tree{dir: dir, rec: newTreeRecord(), made: map[uint64]struct{}{}, seed: maphash.MakeSeed(), empty: true}
+	return &tree{dir: dir, rec: newTreeRecord(), empty: true}
 }
 
 // openTree looks dir up in the cache's records. It returns nil when dir
@@ -438,7 +435,7 @@ func openTree(dir string, c *treeCache) (*tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{dir: dir, made: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
+	t := &tree{dir: dir}
 	dev, ino := devIno(info)
 	if c == nil || !info.IsDir() || ino == 0 {
 		return t, nil
@@ -512,28 +509,16 @@ func (t *tree) touch(d string) {
 	t.touched[d] = true
 }
 
-// mkdirs makes the folder d of the tree, with its parents.
-func (t *tree) mkdirs(d string) error { return t.makeDirs(d, false) }
-
-// makeDirs makes the folder d of the tree, with its parents, unless it
-// made it before and again is false. What it made is kept as 64-bit
-// hashes of the names (the names were 7 MB at 104,100 logos, a folder
-// each): two names whose hashes collide would have the second taken as
-// made, so a create that finds no folder calls it again with again set.
-func (t *tree) makeDirs(d string, again bool) error {
-	key := func(d string) uint64 { return maphash.String(t.seed, d) }
-	t.mu.Lock()
-	_, made := t.made[key(d)]
-	t.mu.Unlock()
-	if made && !again || d == "." {
-		return nil
-	}
+// mkdirs makes the folder d of the tree, with its parents. It is called
+// when a file cannot be made for want of its folder (place, placeStream): a map of
+// the folders made, to skip the attempt, took 7 MB at 104,100 logos (its
+// names) or 2.4 MB (their hashes), for about one failed create a folder.
+func (t *tree) mkdirs(d string) error {
 	if err := os.MkdirAll(filepath.Join(t.dir, filepath.FromSlash(d)), 0o755); err != nil {
 		return err
 	}
 	t.mu.Lock()
 	for ; d != "."; d = path.Dir(d) {
-		t.made[key(d)] = struct{}{}
 		t.touch(path.Dir(d)) // it may have made d
 	}
 	t.mu.Unlock()
@@ -597,7 +582,6 @@ func (t *tree) recordDirs() error {
 		delete(t.rec.Dirs, d)
 	}
 	delete(t.rec.Dirs, ".")        // the swap may change the root's mtime
-	t.made = map[uint64]struct{}{} // not needed now, and as big as Dirs
 	err := t.rec.eachName(func(name string) error {
 		for d := path.Dir(name); ; d = path.Dir(d) {
 			if _, ok := t.rec.Dirs[d]; ok {
