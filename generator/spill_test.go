@@ -84,7 +84,7 @@ func TestMayClash(t *testing.T) {
 		{[]string{"logos/a/b/c/d.svg", "logos/a/b/e.svg", "logos/a/b/c"}, true}, // after its parents were seen
 	}
 	for _, tc := range tests {
-		got, err := mayClash(func(fn func(string)) error {
+		got, err := mayClash(len(tc.names), func(fn func(string)) error {
 			for _, n := range tc.names {
 				fn(n)
 			}
@@ -119,7 +119,7 @@ func TestMayClash(t *testing.T) {
 			names = append(names, n)
 			files = append(files, OutFile{Name: n})
 		}
-		got, err := mayClash(func(fn func(string)) error {
+		got, err := mayClash(0, func(fn func(string)) error {
 			for _, n := range names {
 				fn(n)
 			}

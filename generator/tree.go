@@ -787,7 +787,11 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 	}
 	// Most builds have no clash: a pass over hashes of the names shows
 	// it without a list of them all (554,413 at 104,100 logos).
-	if suspect, err := mayClash(func(fn func(string)) error {
+	n := len(coll)
+	if s := b.standbyTree(); s != nil && s.rec != nil {
+		n += s.rec.fileCount() // about the logos' files
+	}
+	if suspect, err := mayClash(n, func(fn func(string)) error {
 		return each(func(name, _ string) { fn(name) })
 	}); err != nil || !suspect {
 		return err
@@ -824,15 +828,17 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 // mayClash reports whether two of the names each gives may be one, or
 // one a folder of another, by 64-bit hashes of the names and their
 // folders: false is certain; true, which a clash gives and two hashes
-// that collide by chance could, asks for the exact check.
-func mayClash(each func(fn func(name string)) error) (bool, error) {
+// that collide by chance could, asks for the exact check. n is about
+// how many names each gives.
+func mayClash(n int, each func(fn func(name string)) error) (bool, error) {
 	// Sorted lists of the hashes, not sets: 8 bytes a name, where maps
 	// took 10 MB for the 554,413 names of 104,100 logos, the most the end
 	// of that build held. A folder is listed once with its parents, and
 	// not again while it is among the last few listed: the names of a
 	// logo share theirs, and most logos the shared ones (logos, api/logos).
 	seed := maphash.MakeSeed()
-	var names, folders []uint64
+	names := make([]uint64, 0, n) // n, about the names: no list grown by doubling
+	var folders []uint64
 	var recent [8]uint64
 	k := 0
 	listed := func(h uint64) bool { return slices.Contains(recent[:min(k, len(recent))], h) }
