@@ -511,7 +511,8 @@ func (b *treeBuild) compute(slug string, folder inputStat, inputs []inputStat, e
 		return l
 	}
 	l.sum = summarize(logo)
-	defer b.spillSummary(l)                                                   // once the cache's entry is made of it
+	// To the spill once the cache's entry below is made of it.
+	defer b.spillSummary(l)
 	in := &logoInputs{folder: folder, files: make([]fileHash, 0, len(files))} // no slack
 	for _, f := range files {
 		h := hashOf(f.Data)
