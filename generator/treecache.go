@@ -416,7 +416,7 @@ type tree struct {
 	// only what the build placed in it.
 	empty bool
 
-	mu      sync.Mutex          // guards rec.Files, made and touched
+	mu      sync.Mutex      // guards rec.Files and touched
 	touched map[string]bool // folders whose entries this build changed
 }
 
@@ -581,7 +581,7 @@ func (t *tree) recordDirs() error {
 	for d := range t.touched {
 		delete(t.rec.Dirs, d)
 	}
-	delete(t.rec.Dirs, ".")        // the swap may change the root's mtime
+	delete(t.rec.Dirs, ".") // the swap may change the root's mtime
 	err := t.rec.eachName(func(name string) error {
 		for d := path.Dir(name); ; d = path.Dir(d) {
 			if _, ok := t.rec.Dirs[d]; ok {
