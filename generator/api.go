@@ -208,18 +208,6 @@ func writeJSONList(w io.Writer, v any, items func(yield func(any) error) error, 
 	return bw.Flush()
 }
 
-// sliceItems gives the items of a slice to writeJSONList.
-func sliceItems[T any](s []T) func(yield func(any) error) error {
-	return func(yield func(any) error) error {
-		for _, v := range s {
-			if err := yield(v); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
-
 // preEncoded is an item of writeJSONList that is JSON already, as the
 // list writes its items, indentation and all: it is written as it is.
 type preEncoded []byte

@@ -125,3 +125,15 @@ func FuzzIndexWriter(f *testing.F) {
 		}
 	})
 }
+
+// sliceItems gives the items of a slice to writeJSONList.
+func sliceItems[T any](s []T) func(yield func(any) error) error {
+	return func(yield func(any) error) error {
+		for _, v := range s {
+			if err := yield(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}

@@ -509,10 +509,11 @@ func (t *tree) touch(d string) {
 	t.touched[d] = true
 }
 
-// mkdirs makes the folder d of the tree, with its parents. It is called
-// when a file cannot be made for want of its folder (place, placeStream): a map of
-// the folders made, to skip the attempt, took 7 MB at 104,100 logos (its
-// names) or 2.4 MB (their hashes), for about one failed create a folder.
+// mkdirs makes the folder d of the tree, with its parents. place and
+// placeStream call it when a file cannot be made for want of its folder:
+// a map of the folders made, to skip the attempt, took 7 MB at 104,100
+// logos (its names) or 2.4 MB (their hashes), for about one failed
+// create a folder.
 func (t *tree) mkdirs(d string) error {
 	if err := os.MkdirAll(filepath.Join(t.dir, filepath.FromSlash(d)), 0o755); err != nil {
 		return err
