@@ -84,17 +84,20 @@ func TestMayClash(t *testing.T) {
 		{[]string{"logos/a/b/c/d.svg", "logos/a/b/e.svg", "logos/a/b/c"}, true}, // after its parents were seen
 	}
 	for _, tc := range tests {
-		got, err := mayClash(len(tc.names), func(fn func(string)) error {
-			for _, n := range tc.names {
-				fn(n)
+		// n as it is, and as if it were many names: five passes.
+		for _, n := range []int{len(tc.names), 5 * passHashes} {
+			got, err := mayClash(n, func(fn func(string)) error {
+				for _, n := range tc.names {
+					fn(n)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != tc.want {
-			t.Errorf("mayClash(%q) = %v, want %v", tc.names, got, tc.want)
+			if got != tc.want {
+				t.Errorf("mayClash(%q), n %d = %v, want %v", tc.names, n, got, tc.want)
+			}
 		}
 		var files []OutFile
 		for _, n := range tc.names {
@@ -107,7 +110,7 @@ func TestMayClash(t *testing.T) {
 	// Random trees of few names, in any order, against the exact check:
 	// folders seen long before, beyond the few mayClash keeps in mind.
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
+	for i := range 2000 {
 		var names []string
 		var files []OutFile
 		for range 1 + rng.IntN(30) {
@@ -119,7 +122,11 @@ func TestMayClash(t *testing.T) {
 			names = append(names, n)
 			files = append(files, OutFile{Name: n})
 		}
-		got, err := mayClash(0, func(fn func(string)) error {
+		n := 0
+		if i%10 == 0 {
+			n = 3 * passHashes // three passes
+		}
+		got, err := mayClash(n, func(fn func(string)) error {
 			for _, n := range names {
 				fn(n)
 			}

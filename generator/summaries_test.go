@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -98,6 +99,26 @@ func TestMayShareComponent(t *testing.T) {
 			}
 		})
 	}
+	// Enough names for two passes (hashPasses), with a clash or not.
+	var many []*logoSummary
+	for i := range passHashes/len(suffixes) + 1000 {
+		many = append(many, sum(fmt.Sprint("l", i), fmt.Sprint("L", i, "Icon")))
+	}
+	for _, c := range []struct {
+		name string
+		last *logoSummary
+		want bool
+	}{
+		{"many, distinct", sum("z", "ZIcon"), false},
+		{"many, a name twice", sum("z", "L77Icon"), true},
+		{"many, a suffixed name", sum("z", "L12345IconProps"), true},
+	} {
+		sums := append(many[:len(many):len(many)], c.last)
+		got, err := mayShareComponent(memSummaries(sums), nil, used, suffixes)
+		if err != nil || got != c.want {
+			t.Errorf("%s: mayShareComponent = %v, %v; want %v", c.name, got, err, c.want)
+		}
+	}
 }
 
 // TestSummaryListSpilled reads summaries back from a spill file as they
@@ -115,11 +136,22 @@ func TestSummaryListSpilled(t *testing.T) {
 		{Slug: "beta", Name: "Beta", Hex: "#000000", Component: "B", ComponentAt: Pos{Line: 3, Col: 12}, MetaPath: "src/beta/logo.yaml", Variants: []string{"icon", "icon-dark"}, DarkIcon: true, IconOnDark: true},
 		{Slug: "gamma", Name: "Gamma", Hex: "#123456", MetaPath: "src/gamma/logo.yaml", Variants: []string{"icon"}},
 	}
-	b.logos = []*builtLogo{{slug: "acme", sum: want[0]}, {slug: "bad"}, {slug: "beta", sum: want[1]}, {slug: "gamma", sum: want[2]}}
-	b.spillSummary(b.logos[0])
-	b.spillSummary(b.logos[2]) // gamma stays in memory
-	if b.logos[0].sum != nil || b.logos[2].sum != nil || !b.logos[0].hasSummary() || b.logos[1].hasSummary() {
-		t.Fatal("spillSummary did not move the summaries")
+	warned := ProblemList{{Severity: Warning, Msg: "a warning"}}
+	b.logos = []builtLogo{
+		b.keep(&logoState{sum: want[0]}),
+		b.keep(&logoState{probs: ProblemList{{Msg: "an error"}}}), // failed
+		b.keep(&logoState{sum: want[1], probs: warned}),
+		{more: &logoState{sum: want[2]}}, // stays in memory
+	}
+	// keep moved the summaries and dropped what kept nothing else.
+	if l := b.logos[0]; l.more != nil || !l.hasSummary() {
+		t.Errorf("acme: state %+v, hasSummary %t; want none, true", l.more, l.hasSummary())
+	}
+	if l := b.logos[1]; l.more == nil || l.hasSummary() || len(l.probs()) != 1 {
+		t.Errorf("bad: state %+v, hasSummary %t; want its problem only", l.more, l.hasSummary())
+	}
+	if l := b.logos[2]; l.sum() != nil || !l.hasSummary() || len(l.probs()) != 1 {
+		t.Errorf("beta: summary in memory %t, hasSummary %t, %d problems; want false, true, 1", l.sum() != nil, l.hasSummary(), len(l.probs()))
 	}
 	list, err := b.summaries()
 	if err != nil {
