@@ -89,8 +89,9 @@ var errStop = errors.New("stop")
 // string and a pointer for each of 312,300 names at 104,100 logos),
 // nor every summary in memory at once.
 func checkAllComponents(sums *summaryList, others []*LogoSource, used map[string]bool, suffixes []string) (ProblemList, error) {
+	more := otherSummaries(others) // each logo.yaml parsed once
 	if sums.spilled() {
-		suspect, err := mayShareComponent(sums, others, used, suffixes)
+		suspect, err := mayShareComponent(sums, more, used, suffixes)
 		if err != nil || !suspect {
 			return nil, err
 		}
@@ -99,17 +100,16 @@ func checkAllComponents(sums *summaryList, others []*LogoSource, used map[string
 	if err != nil {
 		return nil, err
 	}
-	return checkComponents(withOthers(all, others), used, suffixes), nil
+	return checkComponents(withSummaries(all, more), used, suffixes), nil
 }
 
 // mayShareComponent reports whether checkComponents could find a
 // problem: a name some logo's component declares is one the component
 // template uses, or the 64-bit hashes of two declared names are equal
-// (two names that are one, or by chance; false is certain).
-func mayShareComponent(sums *summaryList, others []*LogoSource, used map[string]bool, suffixes []string) (bool, error) {
-	if len(suffixes) == 0 {
-		suffixes = []string{""}
-	}
+// (two names that are one, or by chance; false is certain). others are
+// the summaries of the logos a selection left out (otherSummaries).
+func mayShareComponent(sums *summaryList, others []*logoSummary, used map[string]bool, suffixes []string) (bool, error) {
+	suffixes = orNoSuffix(suffixes)
 	seed := maphash.MakeSeed()
 	n := (sums.len() + len(others)) * len(suffixes)
 	// A sorted list of the hashes of a share of the names in each pass,
@@ -139,9 +139,7 @@ func mayShareComponent(sums *summaryList, others []*LogoSource, used map[string]
 		err := sums.each(visit)
 		for _, o := range others {
 			if err == nil {
-				if s := otherSummary(o); s != nil {
-					err = visit(s)
-				}
+				err = visit(o)
 			}
 		}
 		if err == errStop {

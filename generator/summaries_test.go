@@ -89,7 +89,7 @@ func TestMayShareComponent(t *testing.T) {
 		{"a logo left out, no clash", []*logoSummary{sum("beta", "BetaIcon")}, []*LogoSource{other}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := mayShareComponent(memSummaries(c.sums), c.others, used, suffixes)
+			got, err := mayShareComponent(memSummaries(c.sums), otherSummaries(c.others), used, suffixes)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -358,9 +358,7 @@ func DefaultComponent(name, slug string) string {
 // CProps, CVariant with the shipped template). The first logo in slug
 // order keeps a name; the others are told of one that is free.
 func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []string) ProblemList {
-	if len(suffixes) == 0 {
-		suffixes = []string{""}
-	}
+	suffixes = orNoSuffix(suffixes)
 	// declared holds the names any logo declares, for suggestions: made
 	// at the first clash, since most builds have none (it was half of this
 	// check's 8 ms in a no-op build of 3,470 logos).
@@ -430,21 +428,42 @@ func checkComponents(logos []*logoSummary, used map[string]bool, suffixes []stri
 	return probs
 }
 
+// orNoSuffix is suffixes, or the empty suffix when there are none: the
+// component's name alone is declared then.
+func orNoSuffix(suffixes []string) []string {
+	if len(suffixes) == 0 {
+		return []string{""}
+	}
+	return suffixes
+}
+
 // withOthers adds to the summaries of the checked logos the component
 // names of the logos a selection left out, in slug order, as
 // checkComponents wants them.
 func withOthers(sums []*logoSummary, others []*LogoSource) []*logoSummary {
-	if len(others) == 0 {
+	return withSummaries(sums, otherSummaries(others))
+}
+
+// withSummaries is sums and more, in slug order.
+func withSummaries(sums, more []*logoSummary) []*logoSummary {
+	if len(more) == 0 {
 		return sums
 	}
-	all := slices.Clone(sums)
-	for _, o := range others {
-		if s := otherSummary(o); s != nil {
-			all = append(all, s)
-		}
-	}
+	all := append(slices.Clone(sums), more...)
 	slices.SortFunc(all, func(a, b *logoSummary) int { return strings.Compare(a.Slug, b.Slug) })
 	return all
+}
+
+// otherSummaries are the summaries of the logos a selection left out
+// that have one (otherSummary).
+func otherSummaries(others []*LogoSource) []*logoSummary {
+	var sums []*logoSummary
+	for _, o := range others {
+		if s := otherSummary(o); s != nil {
+			sums = append(sums, s)
+		}
+	}
+	return sums
 }
 
 // otherSummary is the summary of a logo a selection left out, as far as
