@@ -546,7 +546,9 @@ func (b *treeBuild) computeState(slug string, folder inputStat, inputs []inputSt
 		b.fail(err)
 		return l
 	}
-	l.sum = summarize(logo)                                                   // to the spill in keep, after the cache's entry below
+	// The summary goes to the spill in keep, after the cache's entry
+	// below is made of it.
+	l.sum = summarize(logo)
 	in := &logoInputs{folder: folder, files: make([]fileHash, 0, len(files))} // no slack
 	for _, f := range files {
 		h := hashOf(f.Data)
