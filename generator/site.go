@@ -666,6 +666,10 @@ func renderAsset(tmpl fs.FS, m *minify.M, name, mediatype, ext string, data any)
 // parsePages parses the layout and the page templates into one set.
 func parsePages(tmpl fs.FS) (*htmltemplate.Template, error) {
 	set := htmltemplate.New("site").Option("missingkey=error")
+	embedded := tmpl == fs.FS(templates.FS)
+	set.Funcs(htmltemplate.FuncMap{"card": func(c cardView) (htmltemplate.HTML, error) {
+		return renderCard(set, embedded, c)
+	}})
 	for _, name := range []string{siteLayoutTmpl, siteGalleryTmpl, siteLogoTmpl, siteNotFoundTmpl} {
 		src, err := readTemplate(tmpl, name)
 		if err != nil {
@@ -676,6 +680,95 @@ func parsePages(tmpl fs.FS) (*htmltemplate.Template, error) {
 		}
 	}
 	return set, nil
+}
+
+// renderCard is the gallery's card of a logo: the set's "card" template
+// executed, or, when the set is the embedded templates' and the slug a
+// valid one, the same bytes written by cardView.html.
+func renderCard(set *htmltemplate.Template, embedded bool, c cardView) (htmltemplate.HTML, error) {
+	if embedded && CheckSlug(c.Slug) == "" {
+		return htmltemplate.HTML(c.html()), nil
+	}
+	var b strings.Builder
+	err := set.ExecuteTemplate(&b, "card", c)
+	return htmltemplate.HTML(b.String()), err
+}
+
+// html is the card as the embedded "card" template writes it, for a
+// valid slug, whose URLs html/template leaves as they are. It takes
+// 0.8 µs a card where the template took 25 (BenchmarkCard), most of it
+// the reflection that calls each escaper; in a rebuild after a name
+// edit, the gallery of 3,470 logos was the longest job, about 80 ms of
+// its 220.
+func (c cardView) html() string {
+	var b strings.Builder
+	b.Grow(200 + len(c.Slug)*3 + len(c.Name) + len(c.Categories) + len(c.Aliases))
+	b.WriteString(`<li data-slug="`)
+	escapeHTMLOnto(&b, c.Slug)
+	b.WriteString(`" data-categories="`)
+	escapeHTMLOnto(&b, c.Categories)
+	b.WriteByte('"')
+	if c.Aliases != "" {
+		b.WriteString(` data-aliases="`)
+		escapeHTMLOnto(&b, c.Aliases)
+		b.WriteByte('"')
+	}
+	b.WriteString(`><a href="logos/`)
+	escapeHTMLOnto(&b, c.Slug)
+	b.WriteString(`/">`)
+	if c.Tile.Dark != "" {
+		b.WriteString(`<picture><source media="(prefers-color-scheme: dark)" srcset="`)
+		escapeHTMLOnto(&b, c.Tile.Dark)
+		b.WriteString(`">`)
+	}
+	b.WriteString(`<img src="`)
+	escapeHTMLOnto(&b, c.Tile.Icon)
+	b.WriteString(`" alt="" width="48" height="48" loading="lazy"`)
+	if c.Tile.Plate {
+		b.WriteString(` class="plate"`)
+	}
+	b.WriteByte('>')
+	if c.Tile.Dark != "" {
+		b.WriteString(`</picture>`)
+	}
+	b.WriteString(`<span>`)
+	escapeHTMLOnto(&b, c.Name)
+	b.WriteString(`</span></a><p>`)
+	escapeHTMLOnto(&b, c.Hex)
+	b.WriteString(`</p></li>`)
+	return b.String()
+}
+
+// escapeHTMLOnto writes s as html/template escapes a string in HTML text
+// and in a quoted attribute: its replacement table, byte by byte (every
+// byte it replaces is ASCII; the rest, invalid UTF-8 too, stays).
+func escapeHTMLOnto(b *strings.Builder, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var repl string
+		switch s[i] {
+		case 0:
+			repl = "\uFFFD"
+		case '"':
+			repl = "&#34;"
+		case '&':
+			repl = "&amp;"
+		case '\'':
+			repl = "&#39;"
+		case '+':
+			repl = "&#43;"
+		case '<':
+			repl = "&lt;"
+		case '>':
+			repl = "&gt;"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(repl)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
 }
 
 // readTemplate reads name from tmpl, or from the embedded templates when

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	htmltemplate "html/template"
 	"io"
 	"io/fs"
 	"os"
@@ -896,6 +897,85 @@ func FuzzGalleryPieces(f *testing.F) {
 		pieces, whole := galleryBothWays(t, logos)
 		if pieces != whole {
 			t.Errorf("pieces differ from the whole page:\n%s", cmp.Diff(whole, pieces))
+		}
+	})
+}
+
+// cardTemplate is the embedded templates' set, whose "card" template
+// cardView.html must match.
+func cardTemplate(t testing.TB) *htmltemplate.Template {
+	t.Helper()
+	set, err := parsePages(templates.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// checkCard compares the card renderCard gives the embedded set with the
+// "card" template executed.
+func checkCard(t testing.TB, set *htmltemplate.Template, c cardView) {
+	t.Helper()
+	var want strings.Builder
+	if err := set.ExecuteTemplate(&want, "card", c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := renderCard(set, true, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Errorf("card of %+v (-template +html):\n%s", c, cmp.Diff(want.String(), string(got)))
+	}
+}
+
+// TestCardHTML: the card written in Go is the "card" template's, byte
+// for byte, for the text a logo can bring (every character html/template
+// replaces, invalid UTF-8, NUL) and each kind of tile.
+func TestCardHTML(t *testing.T) {
+	set := cardTemplate(t)
+	odd := []string{
+		"", "Acme", "a & b", "<b>x</b>", `"q" 'q'`, "1+1", "\x00nul", "\xff\xfe bad", "é 東京 🙂", "\uFDD0\uFFFE",
+		"javascript:alert(1)", "tab\tnew\nline", "&amp;", "{{.Slug}}",
+	}
+	for i, s := range odd {
+		slug := fmt.Sprintf("logo-%d", i)
+		for k, tile := range []tileView{newTile(&logoSummary{}, "logos/"+slug+"/"), newTile(&logoSummary{DarkIcon: true}, "logos/"+slug+"/"), newTile(&logoSummary{IconOnDark: true}, "logos/"+slug+"/")} {
+			checkCard(t, set, cardView{Slug: slug, Name: s, Hex: s, Categories: s + " tools", Aliases: odd[(i+k)%len(odd)], Tile: tile})
+		}
+	}
+}
+
+// FuzzCardHTML holds the card renderCard gives to the "card" template's
+// for any text and slug (an invalid slug takes the template).
+func FuzzCardHTML(f *testing.F) {
+	f.Add("acme", "Acme & Co", "#FF0000", "tools", "ACME\nacme", uint8(1))
+	f.Add("x-1", "<i>", "'", "\x00", "", uint8(2))
+	f.Add("a b", "a", "b", "c", "d", uint8(0))
+	set := cardTemplate(f)
+	f.Fuzz(func(t *testing.T, slug, name, hex, cats, aliases string, tile uint8) {
+		checkCard(t, set, cardView{Slug: slug, Name: name, Hex: hex, Categories: cats, Aliases: aliases,
+			Tile: newTile(&logoSummary{DarkIcon: tile&1 != 0, IconOnDark: tile&2 != 0}, logoDir(slug)+"/")})
+	})
+}
+
+// BenchmarkCard compares a card written in Go with the template's.
+func BenchmarkCard(b *testing.B) {
+	set := cardTemplate(b)
+	c := cardView{Slug: "acme", Name: "Acme & Co", Hex: "#FF5500", Categories: "tools dev", Aliases: "ACME\nAcme Corp",
+		Tile: newTile(&logoSummary{DarkIcon: true}, "logos/acme/")}
+	b.Run("html", func(b *testing.B) {
+		for b.Loop() {
+			_ = c.html()
+		}
+	})
+	b.Run("template", func(b *testing.B) {
+		var w strings.Builder
+		for b.Loop() {
+			w.Reset()
+			if err := set.ExecuteTemplate(&w, "card", c); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
