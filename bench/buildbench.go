@@ -440,12 +440,12 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 	// Clean builds.
 	st = startStage(label+": clean", cfg.runs)
 	out := filepath.Join(work, "out-"+name)
+	b.discard(out) // with the runs done before a failure or Ctrl-C
 	full, dir, env, err := b.cleanBuilds(ctx, st, src, out, cfg.runs)
 	if err != nil {
 		st.End("stopped")
 		return err
 	}
-	b.discard(out)
 	dist, files, err := output(dir)
 	if err != nil {
 		return err
