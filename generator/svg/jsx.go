@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"logoindex/internal/escape"
 )
@@ -274,6 +275,19 @@ func (c *jsxConv) attrs(n *Node) []jsxAttr {
 // plainJSX reports whether s reads back unchanged from a JSX attribute
 // string "s", which has no escapes but decodes HTML entities.
 func plainJSX(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return plainJSXRunes(s[i:])
+		case c < 0x20 || c == 0x7f || c == '"' || c == '&' || c == '\\' || c == '{' || c == '}' || c == '<' || c == '>':
+			return false
+		}
+	}
+	return true
+}
+
+// plainJSXRunes is plainJSX past the first byte that is not ASCII.
+func plainJSXRunes(s string) bool {
 	for _, r := range s {
 		if escape.Control(r) || r == '"' || r == '&' || r == '\\' || r == '{' || r == '}' || r == '<' || r == '>' {
 			return false

@@ -620,3 +620,16 @@ func toJSX(data []byte, prefix string) (*JSX, error) {
 	}
 	return ToJSX(d, prefix)
 }
+
+// FuzzPlainJSX checks plainJSX's byte loop against the rune loop it
+// hands over to: the same answer for any string.
+func FuzzPlainJSX(f *testing.F) {
+	for _, s := range []string{"", "M0 0h24v24H0z", "url(#a)", `a"b`, "a&b", `\`, "{", "}", "<", ">", "\x7f", "\t", "é", "é\"", "\u200f", "\u2028x", "\xff", "a\u0085"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := plainJSX(s), plainJSXRunes(s); got != want {
+			t.Errorf("plainJSX(%q) = %v, the rune loop says %v", s, got, want)
+		}
+	})
+}

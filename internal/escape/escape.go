@@ -27,6 +27,9 @@ import (
 // stored, or a line or paragraph separator (U+2028, U+2029), which ends a
 // line in JavaScript.
 func Control(r rune) bool {
+	if r < utf8.RuneSelf { // the common case, without a table search
+		return r < 0x20 || r == 0x7f
+	}
 	return unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
 }
 
@@ -71,7 +74,11 @@ func JSComment(s string) string {
 // character is written as an escape, so the literal is one line and shows
 // in an editor what it holds.
 func JSString(s string) string {
+	if plainASCII(s) {
+		return `"` + s + `"`
+	}
 	var b strings.Builder
+	b.Grow(len(s) + 8)
 	b.WriteByte('"')
 	for _, r := range s {
 		switch {
@@ -92,6 +99,17 @@ func JSString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// plainASCII reports whether s is printable ASCII without '"' or '\\':
+// a JS string literal of it is s in quotes. Most values of an SVG are.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // JSX returns s as a JSX child or attribute value: a string literal in

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,6 +24,13 @@ func TestControl(t *testing.T) {
 	} {
 		if got := Control(tc.r); got != tc.want {
 			t.Errorf("Control(%U) = %v, want %v", tc.r, got, tc.want)
+		}
+	}
+	// The ASCII fast path against the definition, for every character.
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
+		if Control(r) != want {
+			t.Fatalf("Control(%U) = %v, want %v", r, !want, want)
 		}
 	}
 	if r, i, ok := FirstControl("ab\u200fc\x1b"); !ok || r != '\u200f' || i != 2 {
@@ -77,6 +85,10 @@ func FuzzEncoders(f *testing.F) {
 		}
 		if want := strings.ToValidUTF8(s, "\uFFFD"); utf8.ValidString(s) && back != want {
 			t.Errorf("JSString(%q) reads back as %q", s, back)
+		}
+		// The plain ASCII path writes what the general one would.
+		if plainASCII(s) && JSString(s) != strconv.Quote(s) {
+			t.Errorf("JSString(%q) = %s, want %s", s, JSString(s), strconv.Quote(s))
 		}
 		if c := JSComment(s); strings.Contains(c, "*/") || strings.Contains(strings.ReplaceAll(c, `\@`, ""), "@") {
 			t.Errorf("JSComment(%q) = %q ends the comment or starts a tag", s, c)
