@@ -539,9 +539,18 @@ func (r *siteRenderer) logoPage(l *Logo, d LogoDetail, cats map[string]string) (
 	for _, v := range l.Variants {
 		data.Variants = append(data.Variants, newVariantView(l, v, d))
 	}
-	f, err := r.page(logoDir(l.Slug)+"/index.html", siteLogoTmpl, data)
-	f.Logo = l.Slug
-	return f, err
+	name := logoDir(l.Slug) + "/index.html"
+	if !r.pieces || !data.plainURLs() {
+		f, err := r.page(name, siteLogoTmpl, data)
+		f.Logo = l.Slug
+		return f, err
+	}
+	var raw, out bytes.Buffer
+	data.html(&raw)
+	if err := r.m.Minify("text/html", &out, &raw); err != nil {
+		return OutFile{}, fmt.Errorf("minifying %s: %w", name, err)
+	}
+	return OutFile{Name: name, Data: out.Bytes(), Logo: l.Slug}, nil
 }
 
 // sitemaps hands emit the files that list the gallery and every logo page
@@ -746,8 +755,8 @@ var htmlEscaper = strings.NewReplacer(
 	"\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;",
 )
 
-// escapeHTMLOnto writes s to b as htmlEscaper escapes it.
-func escapeHTMLOnto(b *strings.Builder, s string) { htmlEscaper.WriteString(b, s) }
+// escapeHTMLOnto writes s to w as htmlEscaper escapes it.
+func escapeHTMLOnto(w io.Writer, s string) { htmlEscaper.WriteString(w, s) }
 
 // readTemplate reads name from tmpl, or from the embedded templates when
 // tmpl lacks it, so a custom folder need only hold the files it changes.
