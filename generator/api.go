@@ -147,10 +147,6 @@ func (e *jsonEncoder) encode(v any) ([]byte, error) {
 // HTML, and "<" should read as "<".
 func marshal(v any) ([]byte, error) { return newJSONEncoder("", "").encode(v) }
 
-// marshalIndent is marshal with two-space indentation and a final newline,
-// the way registry files are usually published.
-func marshalIndent(v any) ([]byte, error) { return encodeJSON(v, "  ") }
-
 // writeJSONList writes v as encodeJSON does, with its last field, a list
 // that v holds empty, filled with the values items gives to yield, in
 // order: one item at a time, so that a list of 100,000 logos (64 MB of

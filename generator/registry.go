@@ -89,6 +89,7 @@ func componentPath(slug string) string { return "components/logos/" + slug + ".t
 type registryRenderer struct {
 	component *template.Template
 	base      string // without a trailing slash
+	embedded  bool   // the component template is the embedded one: componentData.tsx writes it
 }
 
 // newRegistryRenderer parses the component template of tmpl.
@@ -97,20 +98,20 @@ func newRegistryRenderer(base string, tmpl fs.FS) (*registryRenderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &registryRenderer{component: t, base: strings.TrimRight(base, "/")}, nil
+	return &registryRenderer{component: t, base: strings.TrimRight(base, "/"), embedded: tmpl == fs.FS(templates.FS)}, nil
 }
 
 // item renders r/<slug>.json, the registry item of one logo.
 func (r *registryRenderer) item(l *Logo) (OutFile, error) {
-	item, err := registryItem(r.component, l, r.base)
+	src, err := componentSource(r.component, r.embedded, l, r.base)
 	if err != nil {
 		return OutFile{}, err
 	}
-	b, err := marshalIndent(item)
-	if err != nil {
-		return OutFile{}, err
-	}
-	return OutFile{Name: "r/" + l.Slug + ".json", Data: b, Logo: l.Slug}, nil
+	// As encoding/json writes, indented by two spaces, the item
+	// registryEntry gives with the schema and the source
+	// (TestRegistryWriter).
+	b := newEntryWriter(r.base).registryItem(summarize(l), "\n  ", registryItemSchema, src)
+	return OutFile{Name: "r/" + l.Slug + ".json", Data: append(b, '\n'), Logo: l.Slug}, nil
 }
 
 // index renders r/registry.json, which lists every item without its
@@ -130,11 +131,27 @@ func (r *registryRenderer) index(w io.Writer, logos *summaryList) error {
 // encoding/json took 31 ms for 3,470 logos. The entry is good until the
 // next call.
 func (w *entryWriter) registryEntry(l *logoSummary) preEncoded {
-	const in = "\n      " // the depth of an item's fields
+	return w.registryItem(l, "\n      ", "", "")
+}
+
+// registryItem writes the item registryEntry gives for l, with schema and
+// content, whose fields are each on a line that starts with nl: at the
+// depth of an item in the index, or at the top of an item's own file.
+// encoding/json took 110 µs an item file, to indent the whole of it again
+// after writing it.
+func (w *entryWriter) registryItem(l *logoSummary, nl, schema, content string) preEncoded {
 	b, enc := w.buf[:0], w.enc
-	b = append(b, "{"+in+`"name": `...)
+	b = append(b, '{')
+	if schema != "" {
+		b = append(append(b, nl...), `"$schema": `...)
+		b = appendJSONString(b, schema, enc)
+		b = append(b, ',')
+	}
+	b = append(append(b, nl...), `"name": `...)
 	b = appendJSONString(b, l.Slug, enc)
-	b = append(b, ","+in+`"type": "`+registryItemType+`",`+in+`"title": `...)
+	b = append(append(b, ','), nl...)
+	b = append(b, `"type": "`+registryItemType+`",`...)
+	b = append(append(b, nl...), `"title": `...)
 	b = appendJSONString(b, l.Name, enc)
 	d := append(w.scratch[:0], "The "...)
 	d = append(append(append(d, l.Name...), " logo as a React component, "...), l.Component...)
@@ -146,23 +163,34 @@ func (w *entryWriter) registryEntry(l *logoSummary) preEncoded {
 		d = append(d, v...)
 	}
 	d = append(d, '.')
-	b = append(b, ","+in+`"description": `...)
+	b = append(append(append(b, ','), nl...), `"description": `...)
 	b = appendJSONString(b, d, enc)
 	if len(l.Categories) > 0 {
-		b = append(b, ","+in+`"categories": `...)
-		b = appendIndentedStrings(b, l.Categories, in, enc)
+		b = append(append(append(b, ','), nl...), `"categories": `...)
+		b = appendIndentedStrings(b, l.Categories, nl, enc)
 	}
-	b = append(b, ","+in+`"files": [`+in+`  {`+in+`    "path": `...)
+	b = append(append(append(b, ','), nl...), `"files": [`...)
+	b = append(append(b, nl...), "  {"...)
+	b = append(append(b, nl...), `    "path": `...)
 	d = append(append(append(d[:0], "components/logos/"...), l.Slug...), ".tsx"...)
 	b = appendJSONString(b, d, enc)
-	b = append(b, ","+in+`    "type": "`+registryItemType+`"`+in+`  }`+in+`],`+in+`"meta": {`+in+`  "component": `...)
+	b = append(append(append(b, ','), nl...), `    "type": "`+registryItemType+`"`...)
+	if content != "" {
+		b = append(append(append(b, ','), nl...), `    "content": `...)
+		b = appendJSONString(b, content, enc)
+	}
+	b = append(append(b, nl...), "  }"...)
+	b = append(append(b, nl...), "],"...)
+	b = append(append(b, nl...), `"meta": {`...)
+	b = append(append(b, nl...), `  "component": `...)
 	b = appendJSONString(b, l.Component, enc)
-	b = append(b, ","+in+`  "variants": `...)
-	b = appendIndentedStrings(b, l.Variants, in+"  ", enc)
-	b = append(b, ","+in+`  "page": `...)
+	b = append(append(append(b, ','), nl...), `  "variants": `...)
+	b = appendIndentedStrings(b, l.Variants, nl+"  ", enc)
+	b = append(append(append(b, ','), nl...), `  "page": `...)
 	d = append(append(append(append(d[:0], w.base...), '/'), logoDir(l.Slug)...), '/')
 	b = appendJSONString(b, d, enc)
-	b = append(b, in+"}\n    }"...)
+	b = append(append(b, nl...), '}')
+	b = append(append(b, nl[:len(nl)-2]...), '}')
 	w.buf, w.scratch = b, d[:0]
 	return b
 }
@@ -206,8 +234,10 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 	return t, nil
 }
 
-// registryItem renders the registry item of one logo.
-func registryItem(t *template.Template, l *Logo, base string) (*RegistryItem, error) {
+// componentSource renders the component of one logo, the content of its
+// registry item: by t or, when t is the embedded template, by
+// componentData.tsx.
+func componentSource(t *template.Template, embedded bool, l *Logo, base string) (string, error) {
 	data := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: base + "/logos/" + l.Slug + "/"}
 	for _, v := range l.Variants {
 		data.Variants = append(data.Variants, componentVariant{
@@ -215,13 +245,121 @@ func registryItem(t *template.Template, l *Logo, base string) (*RegistryItem, er
 		})
 	}
 	var src bytes.Buffer
-	if err := t.Execute(&src, data); err != nil {
-		return nil, fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
+	if embedded {
+		data.tsx(&src)
+	} else if err := t.Execute(&src, data); err != nil {
+		return "", fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
 	}
-	item := registryEntry(summarize(l), base)
-	item.Schema = registryItemSchema
-	item.Files[0].Content = src.String()
-	return &item, nil
+	return src.String(), nil
+}
+
+// tsx writes the component as the embedded component.tsx.tmpl does (a
+// text/template, whose reflection took 130 µs a logo). TestComponentTSX
+// and FuzzComponentTSX compare the two.
+func (d *componentData) tsx(b *bytes.Buffer) {
+	w := func(s ...string) {
+		for _, s := range s {
+			b.WriteString(s)
+		}
+	}
+	last := ""
+	if n := len(d.Variants); n > 0 {
+		last = d.Variants[n-1].Name
+	}
+	c := d.Component
+	w(`import * as React from "react"
+
+/** The artwork variants of the `, escape.JSComment(d.Name), ` logo. */
+export type `, c, `Variant =`)
+	for i, v := range d.Variants {
+		if i > 0 {
+			w(` |`)
+		}
+		w(` `, escape.JSString(v.Name))
+	}
+	w(`
+
+export type `, c, `Props = Omit<React.SVGProps<SVGSVGElement>, "children"> & {
+  /** The artwork to draw: "icon" unless set. */
+  variant?: `, c, `Variant
+  /**
+   * The accessible name. With a title the logo is an image named by it
+   * (role="img", aria-labelledby pointing at an SVG <title>); without one it
+   * is decorative and hidden from assistive technology (aria-hidden), unless
+   * you pass aria-label or aria-labelledby yourself.
+   */
+  title?: string
+}
+
+type Art = (
+  p: string,
+  props: React.SVGProps<SVGSVGElement>,
+  title: React.ReactNode
+) => React.ReactElement
+
+const art: Record<`, c, `Variant, Art> = {`)
+	for _, v := range d.Variants {
+		p := "_p"
+		if v.UsesPrefix {
+			p = "p"
+		}
+		w("\n  ", escape.JSString(v.Name), `: (`, p, `, props, title) => (
+    <svg `, v.Attrs, ` width="`, v.Width, `" height="`, v.Height, `" {...props}`)
+		if v.Style != "" {
+			w(` style={{ ...`, v.Style, `, ...props.style }}`)
+		}
+		if v.Class != "" {
+			w(` className={[`, v.Class, `, props.className].filter(Boolean).join(" ")}`)
+		}
+		w(`>
+      {title}
+      `, indentTail(6, v.Body), `
+    </svg>
+  ),`)
+	}
+	w(`
+}
+
+
+/**
+ * The `, escape.JSComment(d.Name), ` logo as an inline SVG, generated by logoindex from
+ * `, escape.JSComment(d.Page), `
+ *
+ * Sized 1em high by default, so it follows the font size; set className,
+ * width or height to change that. Ids inside the SVG are unique to each
+ * instance.
+ *
+ * Artwork and licences:`)
+	for _, v := range d.Variants {
+		w("\n * - ", v.Name, ": ", escape.JSComment(v.License))
+		if v.LicenseURL != "" {
+			w(" (", escape.JSComment(v.LicenseURL), ")")
+		}
+		w(", from ", escape.JSComment(v.Source))
+	}
+	w(`
+ *
+ * @example <`, c, ` className="size-6" />
+ * @example <`, c, ` variant=`, escape.JSComment(escape.JSX(last)), ` title=`, escape.JSComment(escape.JSX(d.Name)), ` />
+ */
+export function `, c, `({ variant = "icon", title, ...props }: `, c, `Props) {
+  // useId keeps ids unique per instance and stable across server rendering
+  // and hydration; only [A-Za-z0-9_-] is kept so the ids also work in CSS.
+  const uid = React.useId().replace(/[^\w-]/g, "")
+  const titleId = `+"`${uid}-", d.Slug, "-title`"+`
+  const a11y: React.SVGProps<SVGSVGElement> = title
+    ? { role: "img", "aria-labelledby": titleId }
+    : props["aria-label"] || props["aria-labelledby"]
+      ? { role: "img" }
+      : { "aria-hidden": true }
+  const draw = art[variant] ?? art.icon
+  return draw(
+    `+"`${uid}-`"+`,
+    { ...a11y, ...props },
+    title ? <title id={titleId}>{title}</title> : null
+  )
+}
+`)
 }
 
 // registryEntry is a logo's item without its content, as the registry

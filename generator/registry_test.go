@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -8,8 +9,12 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"text/template"
 
 	"github.com/google/go-cmp/cmp"
+
+	"logoindex/generator/svg"
+	"logoindex/templates"
 )
 
 // registryFiles keeps the files under r/.
@@ -180,10 +185,22 @@ func checkRegistryWriter(t *testing.T, base string, l *logoSummary) {
 			t.Fatalf("base %q, logo %+v:\ngot  %s\nwant %s", base, l, got, want)
 		}
 	}
+	// An item's own file, with its schema and content.
+	for _, content := range []string{"", l.Name + "\n\"src\" </b>\t\u2028", "export function X() {}\n"} {
+		item := registryEntry(l, base)
+		item.Schema, item.Files[0].Content = registryItemSchema, content
+		want, err := encodeJSON(item, "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := append(w.registryItem(l, "\n  ", registryItemSchema, content), '\n'); string(got) != string(want) {
+			t.Fatalf("item file, base %q, logo %+v, content %q (-encoding/json +registryItem):\n%s", base, l, content, cmp.Diff(string(want), string(got)))
+		}
+	}
 }
 
-// TestRegistryWriter: the registry index's entries, written by hand, are
-// what encoding/json writes, for strings that need escaping of every kind
+// TestRegistryWriter: the registry index's entries and the item files,
+// written by hand, are what encoding/json writes, for strings that need escaping of every kind
 // and lists empty, missing and long.
 func TestRegistryWriter(t *testing.T) {
 	for _, tc := range []struct {
@@ -213,5 +230,78 @@ func FuzzRegistryWriter(f *testing.F) {
 			l.Categories, l.Variants = []string{category, name}, []string{slug, category}
 		}
 		checkRegistryWriter(t, base, l)
+	})
+}
+
+// checkTSX compares the component componentData.tsx writes with the
+// embedded template executed.
+func checkTSX(t testing.TB, tmpl *template.Template, d componentData) {
+	t.Helper()
+	var want, got bytes.Buffer
+	if err := tmpl.Execute(&want, d); err != nil {
+		t.Fatal(err)
+	}
+	d.tsx(&got)
+	if got.String() != want.String() {
+		t.Errorf("component of %q (-template +tsx):\n%s", d.Name, cmp.Diff(want.String(), got.String()))
+	}
+}
+
+func embeddedComponent(t testing.TB) *template.Template {
+	t.Helper()
+	tmpl, err := parseComponentTemplate(templates.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tmpl
+}
+
+// oddComponent is a component whose text fields come from odd, chosen by
+// i, with 0 to 4 variants of each shape.
+func oddComponent(odd []string, i int) componentData {
+	text := func(k int) string { return odd[(i+k)%len(odd)] }
+	d := componentData{Slug: "acme", Name: text(0), Component: "AcmeIcon", Page: "https://cdn.example/logos/acme/" + text(1)}
+	for k, name := range []string{"icon", "icon-mono", "wordmark", text(2)}[:i%5] {
+		d.Variants = append(d.Variants, componentVariant{
+			Name: name, Source: text(3 + k), License: text(4 + k), LicenseURL: text(5 + k),
+			JSX: &svg.JSX{Attrs: `viewBox="0 0 24 24"`, Width: "1em", Height: "1em", Body: "<path d=\"M0 0h24\" />\n<g>\n  <path />\n</g>",
+				Class: []string{"", `"a b"`}[(i+k)%2], Style: []string{"", `{ fill: "red" }`}[(i+k)%3%2], UsesPrefix: (i+k)%2 == 0},
+		})
+	}
+	return d
+}
+
+var componentOdd = []string{
+	"", "Acme", "a */ b", "@deprecated", "{@link x}", "`tick` ${x}", `"q" \ 'q'`, "\x00\x1b", "line\nbreak\u2028",
+	"\u200f rtl", "\xff bad", "é 東京 🙂", "https://acme.example/brand?a=1&b=2", "</script>",
+}
+
+// TestComponentTSX: the component written in Go is the embedded
+// template's, byte for byte, for the shipped collection and for odd text
+// in every field a logo.yaml sets.
+func TestComponentTSX(t *testing.T) {
+	tmpl := embeddedComponent(t)
+	res, err := Build(context.Background(), os.DirFS("../source-logos"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range res.Collection.Logos {
+		d := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: "https://cdn.example/logos/" + l.Slug + "/"}
+		for _, v := range l.Variants {
+			d.Variants = append(d.Variants, componentVariant{Name: v.Variant, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, JSX: v.JSX})
+		}
+		checkTSX(t, tmpl, d)
+	}
+	for i := range 5 * len(componentOdd) {
+		checkTSX(t, tmpl, oddComponent(componentOdd, i))
+	}
+}
+
+// FuzzComponentTSX holds componentData.tsx to the template for any text.
+func FuzzComponentTSX(f *testing.F) {
+	f.Add("Acme */", "@x", "MIT", "https://x", "{@link}", uint8(3))
+	tmpl := embeddedComponent(f)
+	f.Fuzz(func(t *testing.T, name, page, license, licenseURL, source string, shape uint8) {
+		checkTSX(t, tmpl, oddComponent([]string{name, page, license, licenseURL, source}, int(shape)))
 	})
 }
