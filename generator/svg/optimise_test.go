@@ -3,6 +3,8 @@ package svg
 import (
 	"bytes"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestOptimiseFallsBackToKeepText shows why Optimise compares the drawn
@@ -28,5 +30,33 @@ func TestOptimiseFallsBackToKeepText(t *testing.T) {
 	}
 	if !bytes.Contains(r.Data, []byte("<title>Acme</title>")) {
 		t.Errorf("title missing: %s", r.Data)
+	}
+}
+
+// TestOptimisePathData follows path data through the optimiser, which
+// keeps it from the minifier (cleanXML writes a pathRef) and rounds it,
+// or, where roundPrecision leaves it alone (in a pattern, here), has the
+// minifier's path pass shorten it.
+func TestOptimisePathData(t *testing.T) {
+	src := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><defs><pattern id="p" width="4" height="4" patternUnits="userSpaceOnUse">` +
+		`<path d="M 0 0 L 4.000001 0 L 4 4 Z"/></pattern></defs><path fill="url(#p)" d="M 0 0 L 24.000001 0 L 24 24 Z"/></svg>`
+	d := mustParse(t, []byte(src))
+	info, probs := Check(d, Rules{})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	r, err := OptimiseDocument(d, info, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><defs><pattern id="a" width="4" height="4" patternUnits="userSpaceOnUse">` +
+		`<path d="M0 0H4.000001L4 4z"/></pattern></defs><path fill="url(#a)" d="m0 0h24v24z"/></svg>`
+	if diff := cmp.Diff(want, string(r.Data)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// No source can hold the attribute that stands for path data.
+	d = mustParse(t, []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path `+pathRef+`="0" d="M0 0h1v1z"/></svg>`))
+	if _, probs := Check(d, Rules{}); probs.Err() == nil {
+		t.Errorf("Check accepts an attribute %s", pathRef)
 	}
 }

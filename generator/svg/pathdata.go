@@ -582,6 +582,7 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	segs = dropZeroLines(segs)
 	eps := pathEps(segs)
 	if reshape {
 		straightenCurves(segs, r.tol, eps)
@@ -800,6 +801,23 @@ func roundPath(d string, r rounder, reshape bool) (string, bool) {
 		prev = s.cmd
 	}
 	return string(w.b), true
+}
+
+// dropZeroLines removes the lines that end where they start in a subpath
+// that has drawn already, as the minifier's path pass does: they draw
+// nothing, not even a cap, which a stroke has only at a subpath's ends
+// (a line right after M or Z may be a dot, and stays). A curve after one
+// then reflects the segment before it, which the writer takes into
+// account: it writes S or T only where the reflection lands.
+func dropZeroLines(segs []pathSeg) []pathSeg {
+	out := segs[:0]
+	for _, s := range segs {
+		if k := len(out); s.cmd == 'L' && k > 0 && out[k-1].cmd != 'M' && out[k-1].cmd != 'Z' && out[k-1].end() == s.p[0] {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // trial returns how many bytes shortest would write for a segment, and
