@@ -92,8 +92,19 @@ func (d *logoData) plainURLs() bool {
 // html writes the page as site-logo.html.tmpl does.
 func (d *logoData) html(b *bytes.Buffer) {
 	w := htmlWriter{b}
+	d.top(w)
+	d.pageData.header(w)
+	d.rest(w)
+}
+
+// top writes the page up to its header.
+func (d *logoData) top(w htmlWriter) {
 	w.s("\n")
-	d.pageData.head(w)
+	d.pageData.headTop(w)
+}
+
+// rest writes the page after its header.
+func (d *logoData) rest(w htmlWriter) {
 	w.s("\n<main id=\"main\" class=\"wrap logo-page\">\n  <p class=\"crumbs\"><a href=\"")
 	w.e(d.Root)
 	w.s(`">← All logos</a></p>
@@ -320,8 +331,8 @@ func (v *variantView) html(w htmlWriter) {
       </article>`)
 }
 
-// head writes the layout's "head" template.
-func (p *pageData) head(w htmlWriter) {
+// headTop writes the layout's "head" template up to the header.
+func (p *pageData) headTop(w htmlWriter) {
 	w.s(`<!doctype html>
 <html lang="en">
 <head>
@@ -397,7 +408,14 @@ func (p *pageData) head(w htmlWriter) {
 	w.e(p.Page)
 	w.s(`">
 <a class="skip" href="#main">Skip to content</a>
-<header class="topbar">
+`)
+}
+
+// header writes the page's top bar, the end of the layout's "head": a
+// piece of the page the minifier can take on its own (see logoPage),
+// which is the same on every page with the same Root.
+func (p *pageData) header(w htmlWriter) {
+	w.s(`<header class="topbar">
   <div class="wrap topbar-inner">
     <a class="brand" href="`)
 	if p.Root != "" {

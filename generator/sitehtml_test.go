@@ -48,7 +48,7 @@ func oddLogoData(r *siteRenderer, i int, public bool) logoData {
 	d := logoData{
 		pageData: pageData{
 			Title: text(0) + " logo · Logo index", Description: text(1) + " logo: 2 SVG variants",
-			Root: "../../", CSS: r.css, JS: r.js, Icon: "icon.svg", Page: "logo",
+			Root: logoRoot, CSS: r.css, JS: r.js, Icon: "icon.svg", Page: "logo",
 		},
 		Logo: LogoDetail{
 			LogoCard:  LogoCard{Slug: slug, Name: text(0), Page: "https://cdn.example/logos/" + slug + "/"},
@@ -84,7 +84,8 @@ func oddLogoData(r *siteRenderer, i int, public bool) logoData {
 }
 
 // checkPageHTML compares the page logoData.html writes with the template
-// executed, where plainURLs lets html write it, and reports whether it did.
+// executed, and logoPageHTML's with that minified, where plainURLs lets
+// html write it, and reports whether it did.
 func checkPageHTML(t testing.TB, r *siteRenderer, d logoData) bool {
 	t.Helper()
 	if !d.plainURLs() {
@@ -97,6 +98,18 @@ func checkPageHTML(t testing.TB, r *siteRenderer, d logoData) bool {
 	d.html(&got)
 	if got.String() != want.String() {
 		t.Errorf("page of %q (-template +html):\n%s", d.Logo.Name, cmp.Diff(want.String(), got.String()))
+	}
+	// Minified in pieces, as minified whole.
+	var whole bytes.Buffer
+	if err := r.m.Minify("text/html", &whole, &want); err != nil {
+		t.Fatal(err)
+	}
+	pieces, err := r.logoPageHTML(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(pieces) != whole.String() {
+		t.Errorf("page of %q minified (-whole +pieces):\n%s", d.Logo.Name, cmp.Diff(whole.String(), string(pieces)))
 	}
 	return true
 }
