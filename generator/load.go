@@ -144,7 +144,7 @@ func (s *sourceDir) meta(slug string) *LogoSource {
 	rel := path.Join(slug, "logo.yaml")
 	if info, err := fs.Lstat(s.fsys, rel); err == nil && info.Mode().IsRegular() {
 		var ignored ProblemList
-		l.Meta = readFile(s.fsys, s.dir, rel, MaxLogoYAMLSize, &ignored)
+		l.Meta = readFile(s.fsys, s.stats, s.dir, rel, MaxLogoYAMLSize, &ignored)
 	}
 	return l
 }
@@ -216,7 +216,7 @@ func (s *sourceDir) scan(ctx context.Context) (*SourceFile, []string, ProblemLis
 				probs.Errorf(problem.FileNotRegular, display(name), 0, 0, "is a folder; categories.yaml must be a file")
 				continue
 			}
-			cats = readFile(fsys, dir, name, MaxCategoriesSize, &probs)
+			cats = readFile(fsys, s.stats, dir, name, MaxCategoriesSize, &probs)
 		case !e.IsDir():
 			probs.Errorf(problem.FileUnexpected, display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml, %s and one folder per logo", ignore.FileName)
 		default:
@@ -276,9 +276,9 @@ func (s *sourceDir) logoListed(slug string, entries []fs.DirEntry, probs *Proble
 				probs.Errorf(problem.FileUnexpected, displayPath(dir, rel), 0, 0, "unexpected folder; %s", allowedFilesHint)
 			}
 		case name == "logo.yaml":
-			l.Meta = readFile(fsys, dir, rel, MaxLogoYAMLSize, probs)
+			l.Meta = readFile(fsys, s.stats, dir, rel, MaxLogoYAMLSize, probs)
 		case variantOfFile(name) != "":
-			if f := readFile(fsys, dir, rel, MaxSVGSize, probs); f != nil {
+			if f := readFile(fsys, s.stats, dir, rel, MaxSVGSize, probs); f != nil {
 				l.Variants[variantOfFile(name)] = f
 				if len(f.Data) > LargeSVGSize {
 					probs.Warnf(problem.SVGLarge, f.Path, 0, 0, "is %s, over %s; a logo rarely needs that much: it may want re-exporting with simpler paths and no embedded images or fonts", formatSize(int64(len(f.Data))), formatSize(LargeSVGSize))
@@ -388,24 +388,56 @@ func notRegular(t fs.FileMode) string {
 
 // readFile reads name, refusing files over limit before reading them whole.
 // Load has checked from its directory entry that it is a regular file.
-func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *SourceFile {
+// at, when it has a descriptor of fsys's folder, reads by readAt.
+func readFile(fsys fs.FS, at *statRoot, dir, name string, limit int64, probs *ProblemList) *SourceFile {
 	p := displayPath(dir, name)
+	data, err := readSource(fsys, at, name, limit)
+	var large *tooLargeError
+	switch {
+	case errors.As(err, &large) && large.size >= 0:
+		probs.Errorf(problem.FileTooLarge, p, 0, 0, "is %s; the limit is %s", formatSize(large.size), formatSize(limit))
+	case errors.As(err, &large):
+		probs.Errorf(problem.FileTooLarge, p, 0, 0, "is larger than the limit of %s", formatSize(limit))
+	case errors.Is(err, errNotRegular):
+		probs.Errorf(problem.FileNotRegular, p, 0, 0, "is not a regular file")
+	case err != nil:
+		probs.Errorf(problem.FileUnreadable, p, 0, 0, "cannot read: %s", describeFSError(err))
+	default:
+		return &SourceFile{Path: p, Data: data}
+	}
+	return nil
+}
+
+// errNotRegular is readSource's error for a file that is not a regular
+// file.
+var errNotRegular = errors.New("not a regular file")
+
+// tooLargeError is readSource's error for a file over its limit: its size,
+// or -1 when it grew past the limit as it was read.
+type tooLargeError struct{ size int64 }
+
+func (e *tooLargeError) Error() string { return "over the limit" }
+
+// readSource reads name: by readAt where it can, else through fsys.
+func readSource(fsys fs.FS, at *statRoot, name string, limit int64) ([]byte, error) {
+	if at != nil && at.dir != nil {
+		if data, err := readAt(at.fd, name, limit); !errors.Is(err, errors.ErrUnsupported) {
+			return data, err
+		}
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
-		probs.Errorf(problem.FileUnreadable, p, 0, 0, "cannot read: %s", describeFSError(err))
-		return nil
+		return nil, err
 	}
 	defer f.Close()
 	size := int64(512)
 	if info, err := f.Stat(); err == nil {
 		size = min(info.Size()+1, limit+1)
 		if !info.Mode().IsRegular() {
-			probs.Errorf(problem.FileNotRegular, p, 0, 0, "is not a regular file")
-			return nil
+			return nil, errNotRegular
 		}
 		if info.Size() > limit {
-			probs.Errorf(problem.FileTooLarge, p, 0, 0, "is %s; the limit is %s", formatSize(info.Size()), formatSize(limit))
-			return nil
+			return nil, &tooLargeError{size: info.Size()}
 		}
 	}
 	// Read one byte past the limit: Stat can be wrong (or absent) for
@@ -414,14 +446,12 @@ func readFile(fsys fs.FS, dir, name string, limit int64, probs *ProblemList) *So
 	// allocation of the right size.
 	data, err := readAll(io.LimitReader(f, limit+1), size)
 	if err != nil {
-		probs.Errorf(problem.FileUnreadable, p, 0, 0, "cannot read: %s", describeFSError(err))
-		return nil
+		return nil, err
 	}
 	if int64(len(data)) > limit {
-		probs.Errorf(problem.FileTooLarge, p, 0, 0, "is larger than the limit of %s", formatSize(limit))
-		return nil
+		return nil, &tooLargeError{size: -1}
 	}
-	return &SourceFile{Path: p, Data: data}
+	return data, nil
 }
 
 // readAll is io.ReadAll with a first buffer of size bytes.

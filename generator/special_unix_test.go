@@ -4,6 +4,8 @@ package generator
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -180,5 +182,88 @@ func TestScanThroughDescriptor(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, problems(true)); diff != "" {
 		t.Errorf("the listing through the descriptor differs (-os.Root +descriptor):\n%s", diff)
+	}
+}
+
+// TestReadSourceBothWays reads files of every kind by readAt (through the
+// folder's descriptor) and through an os.Root's FS, and compares what
+// readFile makes of each: the same data or the same problem. A link and a
+// pipe are readAt's alone: it refuses every link, where the root follows
+// one that stays in, and a pipe, which the root's Open waits on.
+func TestReadSourceBothWays(t *testing.T) {
+	// A file beside the folder, which no read under it may reach.
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "escape"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(outside, "src")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const limit = 16
+	files := map[string]string{"empty": "", "small": "<svg/>", "at-limit": strings.Repeat("a", limit), "over": strings.Repeat("a", limit+1)}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "folder"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("small", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	at := openStatRoot(root.FS())
+	defer at.close()
+	if at.dir == nil {
+		t.Skip("the root's FS gives no descriptor on this system")
+	}
+	if _, err := readAt(at.fd, "small", limit); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip("this kernel has no openat2: readAt leaves every read to fs.FS")
+	}
+	read := func(at *statRoot, name string) (string, string) {
+		var probs ProblemList
+		done := make(chan *SourceFile, 1)
+		go func() { done <- readFile(root.FS(), at, "src", name, limit, &probs) }()
+		select {
+		case f := <-done:
+			if f != nil {
+				return f.Path + " " + string(f.Data), ""
+			}
+			return "", fmt.Sprintf("%s %s: %s", probs[0].Code, probs[0].Path, probs[0].Msg)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("reading %s did not return", name)
+			return "", ""
+		}
+	}
+	for _, name := range []string{"empty", "small", "at-limit", "over", "folder", "missing", "../escape", "folder/../../escape", "/etc/passwd"} {
+		gotData, gotProb := read(at, name)
+		wantData, wantProb := read(nil, name)
+		// The messages of names no listing gives ("../x") may differ.
+		code := func(p string) string { c, _, _ := strings.Cut(p, " "); return c }
+		if gotData != wantData || code(gotProb) != code(wantProb) {
+			t.Errorf("%s: readAt gives %q %q, the root %q %q", name, gotData, gotProb, wantData, wantProb)
+		}
+	}
+	if err := os.Symlink("../escape", filepath.Join(dir, "out-link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{"link", "out-link"} {
+		if data, prob := read(at, link); data != "" || prob == "" {
+			t.Errorf("%s: readAt gives %q %q, want a problem", link, data, prob)
+		}
+	}
+	// A pipe put where a listed file was: the root's Open would wait for
+	// a writer (Load opens only what its listing calls a regular file).
+	if data, prob := read(at, "fifo"); data != "" || !strings.Contains(prob, "not a regular file") {
+		t.Errorf("fifo: readAt gives %q %q, want: not a regular file", data, prob)
 	}
 }

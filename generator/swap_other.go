@@ -22,6 +22,8 @@ func statAt(fd int, name string) (fileStat, error) { return fileStat{}, errors.E
 
 func readDirAt(fd int, name string) ([]fs.DirEntry, error) { return nil, errors.ErrUnsupported }
 
+func readAt(fd int, name string, limit int64) ([]byte, error) { return nil, errors.ErrUnsupported }
+
 // writeNew creates the file name, which must not exist, and returns its
 // stat as written.
 func writeNew(name string, data []byte) (*fileStat, error) {
