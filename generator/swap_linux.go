@@ -79,12 +79,13 @@ var noOpenat2 atomic.Bool
 
 // readAt reads the regular file name under the folder fd, as readSource
 // does through an os.Root, in the five system calls a read needs: openat2
-// resolves name beneath fd and refuses any link on the way (an os.Root's
+// resolves name beneath fd and refuses any link on the way. An os.Root's
 // Open opens each folder on the way, follows links that stay inside and
-// sets the file up for the poller: twelve calls, a tenth of a clean
-// build's). O_NONBLOCK keeps a FIFO put there meanwhile from blocking
-// the open; fstat then refuses it. It returns errors.ErrUnsupported when
-// the kernel has no openat2.
+// sets the file up for the poller, twelve calls: a clean build of
+// simple-icons made 276,000 file system calls with it, 196,000 without.
+// O_NONBLOCK keeps a FIFO put there meanwhile from blocking the open;
+// fstat then refuses it. It returns errors.ErrUnsupported where openat2
+// cannot be used.
 func readAt(fd int, name string, limit int64) ([]byte, error) {
 	if noOpenat2.Load() {
 		return nil, errors.ErrUnsupported
