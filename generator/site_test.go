@@ -944,10 +944,20 @@ func TestCardHTML(t *testing.T) {
 			checkCard(t, set, cardView{Slug: slug, Name: s, Hex: s, Categories: s + " tools", Aliases: odd[(i+k)%len(odd)], Tile: tile})
 		}
 	}
+	// Slugs no folder may have: the ones plainURL lets through are
+	// written in Go (escaped as text, & and + among them), the others
+	// take the template; both give the template's bytes. A srcset is
+	// split at commas: "x/a,javascript:y" makes its second URL unsafe.
+	for _, slug := range []string{"Acme_Co.1~", "a&b+c", "a=b;c,d", "50%25", "a b", "a'b", "a(b)", "ja:x", "é", "a,b", "x/a,javascript:y"} {
+		for _, tile := range []tileView{newTile(&logoSummary{}, "logos/"+slug+"/"), newTile(&logoSummary{DarkIcon: true}, "logos/"+slug+"/")} {
+			checkCard(t, set, cardView{Slug: slug, Name: slug, Tile: tile})
+		}
+	}
 }
 
 // FuzzCardHTML holds the card renderCard gives to the "card" template's
-// for any text and slug (an invalid slug takes the template).
+// for any text and slug (one with a URL that is not plain takes the
+// template).
 func FuzzCardHTML(f *testing.F) {
 	f.Add("acme", "Acme & Co", "#FF0000", "tools", "ACME\nacme", uint8(1))
 	f.Add("x-1", "<i>", "'", "\x00", "", uint8(2))

@@ -63,17 +63,23 @@ func plainQuery(s string) bool {
 	return true
 }
 
+// plain reports whether the tile's URLs are plain: plainURL, and for
+// the srcset (Dark), which html/template splits at commas and spaces,
+// none of those.
+func (t tileView) plain() bool {
+	return plainURL(t.Icon) && plainURL(t.Dark) && !strings.ContainsAny(t.Dark, ", \t\n\f\r")
+}
+
 // plainURLs reports whether every value the logo page puts in a URL
 // attribute is plain, so that html writes the template's bytes.
 func (d *logoData) plainURLs() bool {
-	for _, u := range []string{d.Root, d.CSS, d.JS, d.Icon, d.URL, d.Tile.Icon, d.Tile.Dark, d.Logo.Guidelines, d.Logo.Slug} {
+	if !d.Tile.plain() {
+		return false
+	}
+	for _, u := range []string{d.Root, d.CSS, d.JS, d.Icon, d.URL, d.Logo.Guidelines, d.Logo.Slug} {
 		if !plainURL(u) {
 			return false
 		}
-	}
-	// A srcset splits at commas and spaces: the tile's must have none.
-	if strings.ContainsAny(d.Tile.Dark, ", \t\n\f\r") {
-		return false
 	}
 	for _, c := range d.Categories {
 		if !plainQuery(c.Slug) {
