@@ -827,10 +827,7 @@ func TestPageBuffer(t *testing.T) {
 // galleryBothWays renders the gallery of logos a card a piece and whole.
 func galleryBothWays(t testing.TB, logos []*logoSummary) (pieces, whole string) {
 	t.Helper()
-	r, _, err := newSiteRenderer(siteBase, templates.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newTestSite(t)
 	if !r.pieces {
 		t.Fatal("the embedded templates are not minified in pieces")
 	}
