@@ -252,6 +252,11 @@ type siteRenderer struct {
 	headerOnce sync.Once
 	header     []byte
 	headerErr  error
+
+	// The minified skeletons of the logo pages (logoPageSkeleton), by
+	// skeleton; nil for one that cannot be filled in.
+	skeletonMu sync.RWMutex
+	skeletons  map[string]*pageSkeleton
 }
 
 // logoRoot is the site root relative to a logo page.
@@ -554,7 +559,10 @@ func (r *siteRenderer) logoPage(l *Logo, d LogoDetail, cats map[string]string) (
 		f.Logo = l.Slug
 		return f, err
 	}
-	b, err := r.logoPageHTML(&data)
+	b, ok, err := r.logoPageSkeleton(&data)
+	if err == nil && !ok {
+		b, err = r.logoPageHTML(&data)
+	}
 	if err != nil {
 		return OutFile{}, fmt.Errorf("minifying %s: %w", name, err)
 	}
@@ -569,14 +577,14 @@ func (r *siteRenderer) logoPage(l *Logo, d LogoDetail, cats map[string]string) (
 // TestLogoPagesBothWays hold the pieces to the page minified whole).
 func (r *siteRenderer) logoPageHTML(d *logoData) ([]byte, error) {
 	var raw, out bytes.Buffer
-	w := htmlWriter{&raw}
+	w := htmlWriter{Buffer: &raw}
 	d.top(w)
 	if err := r.m.Minify("text/html", &out, &raw); err != nil {
 		return nil, err
 	}
 	r.headerOnce.Do(func() {
 		var h, min bytes.Buffer
-		(&pageData{Root: logoRoot}).header(htmlWriter{&h})
+		(&pageData{Root: logoRoot}).header(htmlWriter{Buffer: &h})
 		r.headerErr = r.m.Minify("text/html", &min, &h)
 		r.header = min.Bytes()
 	})

@@ -31,10 +31,32 @@ var pageURLs = []string{
 	"https://例え.example/", "https://x.example/\x00", "ftp://x.example/", "a:b/c", "https://x.example/%4",
 }
 
+// pageFit is text that fits a skeleton (fits): what the minifier gives
+// back as it is, as a name, a licence or a URL; one looks like a
+// placeholder.
+var pageFit = []string{
+	"Acme", "Byju's", "Notepad++", "a > b", "x=y", "`tick`", "é 東京 🙂", "Cycling '74", "1+1 = 2",
+	"https://acme.example/a?b=1", "HTTP", "Qz0q", "Qz1 q", "CC0-1.0", "9", "#FFF",
+}
+
+// pageHex is swatch colours, each kind the SVG minifier shortens or not.
+var pageHex = []string{"#40AEF0", "#FFFFFF", "#FF0000", "#ff0000", "#000", "#C0C0C0", "#f5f5dc", "#AABBCD"}
+
 // oddLogoData is the data of a logo page whose every field comes from the
 // lists above, chosen by i.
 func oddLogoData(r *siteRenderer, i int, public bool) logoData {
-	text := func(k int) string { return pageOdd[(i+k)%len(pageOdd)] }
+	return pageLogoData(r, i, public, pageOdd, pageOdd)
+}
+
+// fitLogoData is oddLogoData with text that fits a skeleton.
+func fitLogoData(r *siteRenderer, i int, public bool) logoData {
+	return pageLogoData(r, i, public, pageFit, pageHex)
+}
+
+// pageLogoData is the data of a logo page whose text comes from texts,
+// its colour from hexes and its URLs from pageURLs, chosen by i.
+func pageLogoData(r *siteRenderer, i int, public bool, texts, hexes []string) logoData {
+	text := func(k int) string { return texts[(i+k)%len(texts)] }
 	// One URL field a page takes its URL from pageURLs, the others a
 	// plain one, so that most pages are written by html.
 	url := func(k int) string {
@@ -55,7 +77,7 @@ func oddLogoData(r *siteRenderer, i int, public bool) logoData {
 			Component: text(2) + "Icon", Install: "npx shadcn add " + text(3), Guidelines: url(0),
 		},
 		Tile:      newTile(sum, ""),
-		Swatch:    swatchView{Hex: text(4), Text: "#FFFFFF"},
+		Swatch:    swatchView{Hex: hexes[(i+4)%len(hexes)], Text: []string{"#FFFFFF", "#000"}[i%2]},
 		DetailURL: "https://cdn.example/logos/api/logos/" + slug + ".json",
 		Usage:     "<" + text(2) + " />",
 	}
@@ -84,12 +106,13 @@ func oddLogoData(r *siteRenderer, i int, public bool) logoData {
 }
 
 // checkPageHTML compares the page logoData.html writes with the template
-// executed, and logoPageHTML's with that minified, where plainURLs lets
-// html write it, and reports whether it did.
-func checkPageHTML(t testing.TB, r *siteRenderer, d logoData) bool {
+// executed, and logoPageHTML's and logoPageSkeleton's with that minified,
+// where plainURLs lets html write it. It reports whether html wrote it,
+// and whether the skeleton did.
+func checkPageHTML(t testing.TB, r *siteRenderer, d logoData) (written, skeleton bool) {
 	t.Helper()
 	if !d.plainURLs() {
-		return false
+		return false, false
 	}
 	var want, got bytes.Buffer
 	if err := r.pages.ExecuteTemplate(&want, siteLogoTmpl, d); err != nil {
@@ -111,7 +134,14 @@ func checkPageHTML(t testing.TB, r *siteRenderer, d logoData) bool {
 	if string(pieces) != whole.String() {
 		t.Errorf("page of %q minified (-whole +pieces):\n%s", d.Logo.Name, cmp.Diff(whole.String(), string(pieces)))
 	}
-	return true
+	filled, ok, err := r.logoPageSkeleton(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok && string(filled) != whole.String() {
+		t.Errorf("page of %q minified (-whole +skeleton):\n%s", d.Logo.Name, cmp.Diff(whole.String(), string(filled)))
+	}
+	return true, ok
 }
 
 func newTestSite(t testing.TB) *siteRenderer {
@@ -128,29 +158,45 @@ func newTestSite(t testing.TB) *siteRenderer {
 // through; each kind of tile, of background and of optional section.
 func TestLogoPageHTML(t *testing.T) {
 	r := newTestSite(t)
-	written := 0
+	written, filled := 0, 0
 	for i := range 6 * len(pageURLs) {
 		for _, public := range []bool{false, true} {
-			if checkPageHTML(t, r, oddLogoData(r, i, public)) {
-				written++
+			for _, d := range []logoData{oddLogoData(r, i, public), fitLogoData(r, i, public)} {
+				w, f := checkPageHTML(t, r, d)
+				if w {
+					written++
+				}
+				if f {
+					filled++
+				}
 			}
 		}
 	}
 	// A test that compared nothing would pass. 7 of the 18 URLs are
 	// plain, and a page with a URL that is not takes the template.
-	if written < 80 {
-		t.Errorf("html wrote %d pages of %d, want 80 or more", written, 12*len(pageURLs))
+	if written < 160 {
+		t.Errorf("html wrote %d pages of %d, want 160 or more", written, 24*len(pageURLs))
 	}
+	if filled < 40 {
+		t.Errorf("skeletons filled %d pages of %d, want 40 or more", filled, 24*len(pageURLs))
+	}
+	t.Logf("%d pages of %d written by html, %d filled in skeletons (%d skeletons)", written, 24*len(pageURLs), filled, len(r.skeletons))
 }
 
-// FuzzLogoPageHTML holds logoData.html to the template for any text in
-// the fields a logo.yaml sets and any URL plainURL accepts.
+// FuzzLogoPageHTML holds logoData.html to the template, and the page
+// filled in its skeleton to the page minified, for any text in the fields
+// a logo.yaml sets and any URL plainURL accepts.
 func FuzzLogoPageHTML(f *testing.F) {
 	f.Add("Acme & Co", "ACME", "https://acme.example/brand", "https://github.com/acme", "CC0-1.0", "", "#FF0000", uint8(5))
 	f.Add("<i>", "\x00", "mailto:x@y", "HTTP://A", "LicenseRef-x", "https://x.example/%41", "'", uint8(0))
+	f.Add("Byju's", "B = 1", "https://acme.example/a?b=1", "https://github.com/acme", "MIT", "", "#AABBCC", uint8(128+3))
+	f.Add("httpS:x", "Qz2q", "HTTPS://acme.example", "data:x,y", "a  b", "https://x.example/", "#aabbcc", uint8(128+64+5))
 	r := newTestSite(f)
 	f.Fuzz(func(t *testing.T, name, alias, guidelines, source, license, licenseURL, hex string, shape uint8) {
 		d := oddLogoData(r, int(shape), shape&64 != 0)
+		if shape&128 != 0 { // the rest fits a skeleton
+			d = fitLogoData(r, int(shape&63), shape&64 != 0)
+		}
 		d.Logo.Name, d.Logo.Guidelines, d.Swatch.Hex = name, guidelines, hex
 		d.Logo.Aliases = []string{alias}
 		for i := range d.Variants {
