@@ -591,3 +591,45 @@ func forEachToken(toks []cssToken, fn func(t cssToken)) {
 		}
 	}
 }
+
+// hasURL reports whether v holds "url(" in any case, as a url() token
+// needs (the checker refuses CSS escapes), without lower-casing a copy of
+// v: a path's data, kilobytes of it, is an attribute value like any other.
+func hasURL(v string) bool {
+	for i := 3; i < len(v); i++ {
+		j := strings.IndexByte(v[i:], '(')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if lowerASCII(v[i-3]) == 'u' && lowerASCII(v[i-2]) == 'r' && lowerASCII(v[i-1]) == 'l' {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds sub, lower-case ASCII, in any case
+// of its ASCII letters: how CSS matches a name.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerASCII(s[i]) != sub[0] {
+			continue
+		}
+		k := 1
+		for k < len(sub) && lowerASCII(s[i+k]) == sub[k] {
+			k++
+		}
+		if k == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}

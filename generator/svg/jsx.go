@@ -439,7 +439,7 @@ func (c *jsxConv) idList(v string) []string {
 
 // urlRefs prefixes the ids of url(#id) references in a CSS value.
 func (c *jsxConv) urlRefs(v string) []string {
-	if !strings.Contains(strings.ToLower(v), "url(") {
+	if !hasURL(v) {
 		return []string{v}
 	}
 	return c.cssSegs(v, false)

@@ -104,7 +104,7 @@ var propDefaults = map[string]struct {
 // urlRefs returns the ids of the url(#id) references in a CSS value or
 // declaration list.
 func urlRefs(v string) []string {
-	if !strings.Contains(strings.ToLower(v), "url(") {
+	if !hasURL(v) {
 		return nil
 	}
 	toks, _ := lexCSS(v)
@@ -135,7 +135,7 @@ func (p *precisionPass) scan(root *Node) {
 					p.nestedRefs = true
 				}
 			}
-			if strings.Contains(v, "url(") {
+			if hasURL(v) {
 				for _, id := range urlRefs(v) {
 					p.refs[id] = true
 				}
@@ -143,14 +143,13 @@ func (p *precisionPass) scan(root *Node) {
 					p.nestedRefs = true
 				}
 			}
-			lv := strings.ToLower(v)
-			if a.Local == "style" && strings.Contains(lv, "transform") {
+			if a.Local == "style" && containsFold(v, "transform") {
 				p.cssTransform = true
 			}
-			if strings.Contains(a.Local, "dasharray") || strings.Contains(lv, "dasharray") {
+			if strings.Contains(a.Local, "dasharray") || containsFold(v, "dasharray") {
 				p.dashed = true
 			}
-			if strings.HasPrefix(a.Local, "marker") || a.Local == "style" && strings.Contains(lv, "marker") {
+			if strings.HasPrefix(a.Local, "marker") || a.Local == "style" && containsFold(v, "marker") {
 				p.markers = true
 			}
 		}

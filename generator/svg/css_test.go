@@ -1,0 +1,60 @@
+package svg
+
+import (
+	"strings"
+	"testing"
+)
+
+// asciiLower is strings.ToLower for ASCII letters only, as CSS matches
+// names.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lowerASCII(c)
+	}
+	return string(b)
+}
+
+func TestHasURLAndContainsFold(t *testing.T) {
+	tests := []struct {
+		v               string
+		url, dash, mark bool
+	}{
+		{"", false, false, false},
+		{"url(#a)", true, false, false},
+		{"URL(#a)", true, false, false},
+		{"fill: uRl( #a )", true, false, false},
+		{"(url", false, false, false},
+		{"ur(l(", false, false, false},
+		{"M0 0L1 1Z", false, false, false},
+		{"stroke-DashArray:1", false, true, false},
+		{"marker-start:url(#m)", true, false, true},
+		{"mar\u212Aer", false, false, false}, // a Kelvin sign is no k to CSS
+		{"url", false, false, false},
+	}
+	for _, tt := range tests {
+		got := [3]bool{hasURL(tt.v), containsFold(tt.v, "dasharray"), containsFold(tt.v, "marker")}
+		if want := [3]bool{tt.url, tt.dash, tt.mark}; got != want {
+			t.Errorf("%q: hasURL, dasharray, marker = %v, want %v", tt.v, got, want)
+		}
+	}
+}
+
+// FuzzContainsFold holds hasURL and containsFold to strings.Contains of
+// the ASCII-lowered text.
+func FuzzContainsFold(f *testing.F) {
+	f.Add("fill:URL(#a)", "url(")
+	f.Add("stroke-dasharray", "dasharray")
+	f.Fuzz(func(t *testing.T, s, sub string) {
+		if want := strings.Contains(asciiLower(s), "url("); hasURL(s) != want {
+			t.Errorf("hasURL(%q) = %t, want %t", s, !want, want)
+		}
+		sub = asciiLower(sub)
+		if sub == "" {
+			return
+		}
+		if want := strings.Contains(asciiLower(s), sub); containsFold(s, sub) != want {
+			t.Errorf("containsFold(%q, %q) = %t, want %t", s, sub, !want, want)
+		}
+	})
+}
