@@ -513,9 +513,16 @@ func (t *tree) touch(d string) {
 // placeStream call it when a file cannot be made for want of its folder:
 // a map of the folders made, to skip the attempt, took 7 MB at 104,100
 // logos (its names) or 2.4 MB (their hashes), for about one failed
-// create a folder.
+// create a folder. A folder's parent is most often there already, so a
+// mkdir alone makes it; MkdirAll would stat the folder and the parent
+// first.
 func (t *tree) mkdirs(d string) error {
-	if err := os.MkdirAll(filepath.Join(t.dir, filepath.FromSlash(d)), 0o755); err != nil {
+	dir := filepath.Join(t.dir, filepath.FromSlash(d))
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
+		err = os.MkdirAll(dir, 0o755) // makes the parents, or checks dir is a folder
+	}
+	if err != nil {
 		return err
 	}
 	t.mu.Lock()
