@@ -65,6 +65,24 @@ func parseNumber(s string) (float64, error) {
 	return f, nil
 }
 
+// plainSmall reports whether the number scanNumber found is a decimal
+// without an exponent and with at most 9 digits before its point: below
+// MaxNumber, which a check then need not parse to know.
+func plainSmall(s string) bool {
+	digits, dot := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			dot = true
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '0' && c <= '9' && !dot:
+			digits++
+		}
+	}
+	return digits <= 9
+}
+
 // pow10 holds the powers of ten the pass scales by, without math.Pow.
 var pow10 = func() (t [24]float64) {
 	t[0] = 1
@@ -402,6 +420,10 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 			if end == i {
 				return fail(i, "needs %d numbers after %c", n, cmd)
 			}
+			if !keep && len(segs) > 0 && plainSmall(b[i:end]) {
+				i = end // within range, and its value is not needed
+				continue
+			}
 			f, err := parseNumber(b[i:end])
 			if err != nil && !errorsIsRange(err) {
 				return fail(i, "has %q, which is not a number", b[i:end])
@@ -412,53 +434,54 @@ func readPath(s string, keep bool) (segs []pathSeg, errAt int, msg string) {
 			args[k] = f
 			i = end
 		}
-		base := point{}
-		if cmd != upper {
-			base = cur
-		}
-		at := func(k int) point { return point{base.x + args[k], base.y + args[k+1]} }
-		seg := pathSeg{cmd: upper}
-		switch upper {
-		case 'M':
-			seg.p[0] = at(0)
-			start = seg.p[0]
-		case 'L':
-			seg.p[0] = at(0)
-		case 'H':
-			seg.cmd, seg.p[0] = 'L', point{base.x + args[0], cur.y}
-		case 'V':
-			seg.cmd, seg.p[0] = 'L', point{cur.x, base.y + args[0]}
-		case 'C':
-			seg.p = [3]point{at(0), at(2), at(4)}
-		case 'S':
-			c1 := cur
-			if prev == 'C' {
-				c1 = point{2*cur.x - lastC2.x, 2*cur.y - lastC2.y}
-			}
-			seg.cmd, seg.smooth, seg.p = 'C', true, [3]point{c1, at(0), at(2)}
-		case 'Q':
-			seg.p = [3]point{at(0), at(2)}
-		case 'T':
-			c1 := cur
-			if prev == 'Q' {
-				c1 = point{2*cur.x - lastQ.x, 2*cur.y - lastQ.y}
-			}
-			seg.cmd, seg.smooth, seg.p = 'Q', true, [3]point{c1, at(0)}
-		case 'A':
-			seg.arc = [3]float64{args[0], args[1], args[2]}
-			seg.fa, seg.fs = args[3] == 1, args[4] == 1
-			seg.p[0] = at(5)
-		}
-		switch seg.cmd {
-		case 'C':
-			lastC2 = seg.p[1]
-		case 'Q':
-			lastQ = seg.p[0]
-		}
+		// A check needs only the first segment, to know it is an M.
 		if keep || len(segs) == 0 {
+			base := point{}
+			if cmd != upper {
+				base = cur
+			}
+			at := func(k int) point { return point{base.x + args[k], base.y + args[k+1]} }
+			seg := pathSeg{cmd: upper}
+			switch upper {
+			case 'M':
+				seg.p[0] = at(0)
+				start = seg.p[0]
+			case 'L':
+				seg.p[0] = at(0)
+			case 'H':
+				seg.cmd, seg.p[0] = 'L', point{base.x + args[0], cur.y}
+			case 'V':
+				seg.cmd, seg.p[0] = 'L', point{cur.x, base.y + args[0]}
+			case 'C':
+				seg.p = [3]point{at(0), at(2), at(4)}
+			case 'S':
+				c1 := cur
+				if prev == 'C' {
+					c1 = point{2*cur.x - lastC2.x, 2*cur.y - lastC2.y}
+				}
+				seg.cmd, seg.smooth, seg.p = 'C', true, [3]point{c1, at(0), at(2)}
+			case 'Q':
+				seg.p = [3]point{at(0), at(2)}
+			case 'T':
+				c1 := cur
+				if prev == 'Q' {
+					c1 = point{2*cur.x - lastQ.x, 2*cur.y - lastQ.y}
+				}
+				seg.cmd, seg.smooth, seg.p = 'Q', true, [3]point{c1, at(0)}
+			case 'A':
+				seg.arc = [3]float64{args[0], args[1], args[2]}
+				seg.fa, seg.fs = args[3] == 1, args[4] == 1
+				seg.p[0] = at(5)
+			}
+			switch seg.cmd {
+			case 'C':
+				lastC2 = seg.p[1]
+			case 'Q':
+				lastQ = seg.p[0]
+			}
 			segs = append(segs, seg)
+			cur, prev = seg.end(), seg.cmd
 		}
-		cur, prev = seg.end(), seg.cmd
 		if cmd == 'M' {
 			cmd = 'L'
 		} else if cmd == 'm' {

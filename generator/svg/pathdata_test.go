@@ -130,3 +130,37 @@ func TestOnRing(t *testing.T) {
 		}
 	}
 }
+
+// pathChecks is path data for checkPathData: numbers at either side of
+// the range a check takes without parsing (plainSmall), and errors after
+// the first segment, which a check no longer builds.
+var pathChecks = []string{
+	"M0 0L999999999.99 0", "M0 0L1000000000 0", "M0 0L-1000000000.5 0", "M0 0L0000000001 2",
+	"M0 0L1e9 0", "M0 0L1.5e20 0", "M0 0l1E-3.5 2", "M1e10 0", "M0 0h1,,2", "M0 0 1 1 2", "M0 0c1 2 3 4 5",
+	"M0 0A1 1 0 2 1 3 3", "M0 0a1 1 0 1 1 3 3z m1 1", "M0 0 L1 1, z", "M0 0x", "m0 0s1 2 3 4t5 6q1 2 3 4",
+	"M0 0L.5.5", "M0 0L5. 5", "M0 0 1234567890.", "L0 0", "",
+}
+
+// TestCheckPathData holds readPath's check (keep false), which parses
+// only what it must, to the full read: the same error, at the same place.
+func TestCheckPathData(t *testing.T) {
+	for _, s := range pathChecks {
+		checkBothWays(t, s)
+	}
+}
+
+func checkBothWays(t *testing.T, s string) {
+	t.Helper()
+	_, at, msg := readPath(s, false)
+	_, wantAt, wantMsg := readPath(s, true)
+	if at != wantAt || msg != wantMsg {
+		t.Errorf("readPath(%q) checking: %d %q; reading: %d %q", s, at, msg, wantAt, wantMsg)
+	}
+}
+
+func FuzzCheckPathData(f *testing.F) {
+	for _, s := range pathChecks {
+		f.Add(s)
+	}
+	f.Fuzz(checkBothWays)
+}
