@@ -137,3 +137,65 @@ func sliceItems[T any](s []T) func(yield func(any) error) error {
 		return nil
 	}
 }
+
+// checkDetailJSON compares detailJSON with marshal, and reports whether
+// detailJSON wrote d.
+func checkDetailJSON(t *testing.T, d *LogoDetail) bool {
+	t.Helper()
+	want, err := marshal(*d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := detailJSON(d)
+	if ok && string(got) != string(want) {
+		t.Errorf("detail of %q (-marshal +detailJSON):\n%s", d.Slug, cmp.Diff(string(want), string(got)))
+	}
+	return ok
+}
+
+// TestDetailJSON holds detailJSON to encoding/json for odd strings, nil
+// and empty lists and maps, licences with and without a URL, and maps
+// with keys that are not variants (left to marshal).
+func TestDetailJSON(t *testing.T) {
+	odd := "<b> & 'q' \"\\ \u2028\u2029 \x00\x1f\x7f \xff\xfe ünï 😀"
+	files := VariantFiles{"icon": {Source: "https://x.example", License: "MIT"}, "wordmark": {Source: odd, License: odd, LicenseURL: odd}}
+	for _, tc := range []struct {
+		d    LogoDetail
+		took bool
+	}{
+		{LogoDetail{LogoCard: LogoCard{Slug: "github", Name: "GitHub", Categories: []string{"devtools"}, Hex: "#181717", Page: "https://x.example/logos/github/",
+			SVG: VariantURLs{"icon": "https://x.example/logos/github/icon.svg", "icon-mono": "m"}}, Component: "GitHubIcon", Install: "npx shadcn add x", Files: files}, true},
+		{LogoDetail{LogoCard: LogoCard{Slug: odd, Name: odd, Categories: []string{}, Hex: odd, Page: odd, SVG: VariantURLs{"wordmark-dark": odd, "icon": odd}},
+			Component: odd, Install: odd, Files: files, Aliases: []string{odd, ""}, Guidelines: odd}, true},
+		{LogoDetail{}, true}, // nil lists and maps
+		{LogoDetail{LogoCard: LogoCard{SVG: VariantURLs{}}, Files: VariantFiles{}, Aliases: []string{}}, true},
+		{LogoDetail{LogoCard: LogoCard{SVG: VariantURLs{"logo": "x"}}}, false},
+		{LogoDetail{Files: VariantFiles{"icon": {}, "x": {}}}, false},
+	} {
+		if took := checkDetailJSON(t, &tc.d); took != tc.took {
+			t.Errorf("%+v: took %t, want %t", tc.d, took, tc.took)
+		}
+	}
+}
+
+// FuzzDetailJSON is TestDetailJSON on any strings.
+func FuzzDetailJSON(f *testing.F) {
+	f.Add("github", "GitHub", "#181717", "devtools", "alias", "https://x.example", "MIT", "", uint8(3))
+	f.Add("a", "\"\\\x00\u2028\xff", "", "", "", "<>&", "", "\x7f", uint8(31))
+	f.Fuzz(func(t *testing.T, slug, name, hex, category, alias, source, license, licenseURL string, variants uint8) {
+		d := &LogoDetail{LogoCard: LogoCard{Slug: slug, Name: name, Hex: hex, Page: source, Categories: []string{category, name}, SVG: VariantURLs{}},
+			Component: name, Install: alias, Files: VariantFiles{}, Aliases: []string{alias}, Guidelines: licenseURL}
+		if alias == "" {
+			d.Aliases = nil
+		}
+		for i, v := range Variants {
+			if variants&(1<<i) != 0 {
+				d.SVG[v] = source + v
+				d.Files[v] = FileMeta{Source: source, License: license, LicenseURL: licenseURL}
+			}
+		}
+		if !checkDetailJSON(t, d) {
+			t.Fatalf("detailJSON left %v", d.SVG)
+		}
+	})
+}
