@@ -559,31 +559,58 @@ func fits(s string, k valueKind) (spaced, ok bool) {
 		}
 		return false, true
 	}
-	if s[0] == ' ' || s[len(s)-1] == ' ' || !utf8.ValidString(s) {
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
 		return false, false
 	}
+	ascii := true
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"', '&', '<', 0x7f:
+		switch textBytes[s[i]] {
+		case byteOdd:
 			return false, false
-		case ' ':
+		case byteSpace:
 			if s[i+1] == ' ' {
 				return false, false
 			}
 			spaced = true
-		case '\'', '=', '>', '`':
+		case byteQuoted:
 			spaced = true
-		default:
-			if c < 0x20 {
-				return false, false
-			}
+		case byteHigh:
+			ascii = false
 		}
+	}
+	if !ascii && !utf8.ValidString(s) {
+		return false, false
 	}
 	if len(s) > 5 && (strings.EqualFold(s[:5], "data:") || strings.EqualFold(s[:4], "http") && s[:5] != strings.ToLower(s[:5])) {
 		return false, false
 	}
 	return spaced, true
 }
+
+// textBytes sorts the bytes of a value in text for fits.
+var textBytes = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c < 0x20 || c == 0x7f || c == '"' || c == '&' || c == '<':
+			t[c] = byteOdd
+		case c == ' ':
+			t[c] = byteSpace
+		case c == '\'' || c == '=' || c == '>' || c == '`':
+			t[c] = byteQuoted
+		case c >= 0x80:
+			t[c] = byteHigh
+		}
+	}
+	return t
+}()
+
+const (
+	bytePlain  = iota
+	byteOdd    // the minifier changes it
+	byteSpace  // makes the minifier quote an attribute, and must be alone
+	byteQuoted // makes the minifier quote an attribute
+	byteHigh   // part of a UTF-8 sequence, which must be valid
+)
 
 // fill writes what the minified page holds for v.
 func (v skeletonValue) fill(b []byte) []byte {
@@ -626,7 +653,7 @@ func (r *siteRenderer) logoPageSkeleton(d *logoData) ([]byte, bool, error) {
 	}
 	var raw bytes.Buffer
 	raw.Grow(16 << 10)
-	sk := &skeletonValues{}
+	sk := &skeletonValues{vals: make([]skeletonValue, 0, 64)}
 	d.write(htmlWriter{&raw, sk})
 	if sk.odd {
 		return nil, false, nil
