@@ -209,19 +209,51 @@ func writeJSONList(w io.Writer, v any, items func(yield func(any) error) error, 
 type preEncoded []byte
 
 // appendJSONString appends s as encoding/json writes it without HTML
-// escaping: printable ASCII but quotes and backslashes as it is, anything
-// else through enc, encoding/json itself.
+// escaping: ASCII as it is but for quotes, backslashes, and the control
+// characters it writes \n, \r, \t, \b and \f; a string with any other
+// byte goes through enc, encoding/json itself. A component's source, in a
+// registry item, has quotes on every line.
 func appendJSONString[S string | []byte](b []byte, s S, enc *jsonEncoder) []byte {
+	start := len(b)
+	b = slices.Grow(b, len(s)+2)
+	b = append(b, '"')
+	run := 0 // s[run:i] is as it is
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+		c := s[i]
+		if jsonPlain[c] {
+			continue
+		}
+		b = append(b, s[run:i]...)
+		run = i + 1
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
 			q, _ := enc.encode(string(s)) // a string cannot fail
-			return append(b, q...)
+			return append(b[:start], q...)
 		}
 	}
-	b = append(b, '"')
-	b = append(b, s...)
+	b = append(b, s[run:]...)
 	return append(b, '"')
 }
+
+// jsonPlain is the bytes encoding/json writes as they are.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendJSONStrings appends list as encoding/json writes a []string.
 func appendJSONStrings(b []byte, list []string, enc *jsonEncoder) []byte {

@@ -199,3 +199,35 @@ func FuzzDetailJSON(f *testing.F) {
 		}
 	})
 }
+
+// jsonStrings are strings with every kind of byte appendJSONString
+// escapes itself or leaves to encoding/json.
+var jsonStrings = []string{"", "plain", `"q" \ back`, "\n\r\t\b\f", "\x00\x01\x1f\x7f", "<&>", "ünï 😀", "\u2028\u2029", "\xff\xfe", `a"b` + "\x00"}
+
+// TestAppendJSONString holds appendJSONString to encoding/json.
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range jsonStrings {
+		checkJSONString(t, s)
+	}
+}
+
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range jsonStrings {
+		f.Add(s)
+	}
+	f.Fuzz(checkJSONString)
+}
+
+func checkJSONString(t *testing.T, s string) {
+	enc := newJSONEncoder("", "")
+	want, err := marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := appendJSONString([]byte("x"), s, enc); string(got) != "x"+string(want) {
+		t.Errorf("appendJSONString(%q) = %s, want x%s", s, got, want)
+	}
+	if got := appendJSONString(nil, []byte(s), enc); string(got) != string(want) {
+		t.Errorf("appendJSONString([]byte(%q)) = %s, want %s", s, got, want)
+	}
+}
