@@ -216,15 +216,7 @@ func detailJSON(d *LogoDetail) ([]byte, bool) {
 		return nil, false
 	}
 	enc := newJSONEncoder("", "")
-	b := make([]byte, 0, 1024)
-	b = append(b, `{"slug":`...)
-	b = appendJSONString(b, d.Slug, enc)
-	b = append(b, `,"name":`...)
-	b = appendJSONString(b, d.Name, enc)
-	b = append(b, `,"categories":`...)
-	b = appendJSONStrings(b, d.Categories, enc)
-	b = append(b, `,"hex":`...)
-	b = appendJSONString(b, d.Hex, enc)
+	b := appendCardStart(make([]byte, 0, 1024), d.Slug, d.Name, d.Categories, d.Hex, enc)
 	b = append(b, `,"page":`...)
 	b = appendJSONString(b, d.Page, enc)
 	b = append(b, `,"svg":{`...)
@@ -276,6 +268,19 @@ func detailJSON(d *LogoDetail) ([]byte, bool) {
 	return append(b, '}'), true
 }
 
+// appendCardStart appends a LogoCard's JSON up to its page: the object's
+// brace and its first four fields.
+func appendCardStart(b []byte, slug, name string, categories []string, hex string, enc *jsonEncoder) []byte {
+	b = append(b, `{"slug":`...)
+	b = appendJSONString(b, slug, enc)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, name, enc)
+	b = append(b, `,"categories":`...)
+	b = appendJSONStrings(b, categories, enc)
+	b = append(b, `,"hex":`...)
+	return appendJSONString(b, hex, enc)
+}
+
 // onlyVariants reports whether every key of m is a variant's name.
 func onlyVariants[V any](m map[string]V) bool {
 	n := 0
@@ -319,14 +324,7 @@ func (w *entryWriter) indexEntry(l *logoSummary) (preEncoded, bool) {
 	if known != len(l.Variants) {
 		return nil, false
 	}
-	b = append(b, `{"slug":`...)
-	b = appendJSONString(b, l.Slug, enc)
-	b = append(b, `,"name":`...)
-	b = appendJSONString(b, l.Name, enc)
-	b = append(b, `,"categories":`...)
-	b = appendJSONStrings(b, l.Categories, enc)
-	b = append(b, `,"hex":`...)
-	b = appendJSONString(b, l.Hex, enc)
+	b = appendCardStart(b, l.Slug, l.Name, l.Categories, l.Hex, enc)
 	dir := append(append(append(w.scratch[:0], w.base...), '/'), logoDir(l.Slug)...)
 	b = append(b, `,"page":`...)
 	b = appendJSONString(b, append(dir, '/'), enc)
