@@ -219,44 +219,24 @@ func detailJSON(d *LogoDetail) ([]byte, bool) {
 	b := appendCardStart(make([]byte, 0, 1024), d.Slug, d.Name, d.Categories, d.Hex, enc)
 	b = append(b, `,"page":`...)
 	b = appendJSONString(b, d.Page, enc)
-	b = append(b, `,"svg":{`...)
-	first := true
-	for _, v := range Variants {
-		if u, ok := d.SVG[v]; ok {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendJSONString(b, v, enc)
-			b = append(b, ':')
-			b = appendJSONString(b, u, enc)
-		}
-	}
-	b = append(b, `},"component":`...)
+	b = append(b, `,"svg":`...)
+	b = appendVariantMap(b, d.SVG, enc, func(b []byte, u string) []byte { return appendJSONString(b, u, enc) })
+	b = append(b, `,"component":`...)
 	b = appendJSONString(b, d.Component, enc)
 	b = append(b, `,"install":`...)
 	b = appendJSONString(b, d.Install, enc)
-	b = append(b, `,"files":{`...)
-	first = true
-	for _, v := range Variants {
-		if m, ok := d.Files[v]; ok {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendJSONString(b, v, enc)
-			b = append(b, `:{"source":`...)
-			b = appendJSONString(b, m.Source, enc)
-			b = append(b, `,"license":`...)
-			b = appendJSONString(b, m.License, enc)
-			if m.LicenseURL != "" {
-				b = append(b, `,"license_url":`...)
-				b = appendJSONString(b, m.LicenseURL, enc)
-			}
-			b = append(b, '}')
+	b = append(b, `,"files":`...)
+	b = appendVariantMap(b, d.Files, enc, func(b []byte, m FileMeta) []byte {
+		b = append(b, `{"source":`...)
+		b = appendJSONString(b, m.Source, enc)
+		b = append(b, `,"license":`...)
+		b = appendJSONString(b, m.License, enc)
+		if m.LicenseURL != "" {
+			b = append(b, `,"license_url":`...)
+			b = appendJSONString(b, m.LicenseURL, enc)
 		}
-	}
-	b = append(b, '}')
+		return append(b, '}')
+	})
 	if len(d.Aliases) > 0 {
 		b = append(b, `,"aliases":`...)
 		b = appendJSONStrings(b, d.Aliases, enc)
@@ -279,6 +259,25 @@ func appendCardStart(b []byte, slug, name string, categories []string, hex strin
 	b = appendJSONStrings(b, categories, enc)
 	b = append(b, `,"hex":`...)
 	return appendJSONString(b, hex, enc)
+}
+
+// appendVariantMap appends m, whose keys are variants, as orderedJSON
+// writes it, each value by value.
+func appendVariantMap[V any](b []byte, m map[string]V, enc *jsonEncoder, value func([]byte, V) []byte) []byte {
+	b = append(b, '{')
+	first := true
+	for _, v := range Variants {
+		if x, ok := m[v]; ok {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendJSONString(b, v, enc)
+			b = append(b, ':')
+			b = value(b, x)
+		}
+	}
+	return append(b, '}')
 }
 
 // onlyVariants reports whether every key of m is a variant's name.
