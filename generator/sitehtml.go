@@ -639,9 +639,9 @@ type pageSkeleton struct {
 	size  int
 }
 
-// maxSkeletons bounds the skeletons a renderer keeps: a collection of
-// pages each of its own shape is minified page by page.
-const maxSkeletons = 1024
+// maxSkeletons bounds the skeletons a renderer keeps (each about 16 KB,
+// as key and parts): past it, a page of a shape not kept is minified.
+const maxSkeletons = 256
 
 // logoPageSkeleton writes the minified logo page from its skeleton. It
 // reports false when the page is minified instead: a value does not fit,
