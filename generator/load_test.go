@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"io/fs"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -383,4 +384,41 @@ func (f noSpecialOpen) Open(name string) (fs.File, error) {
 		f.t.Errorf("Load opened %s, a special file", name)
 	}
 	return f.MapFS.Open(name)
+}
+
+// slugRE is the grammar of a slug, which isSlug follows by hand.
+var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// TestIsSlug holds isSlug to slugRE on every name of up to four bytes
+// from an alphabet of the edge cases, and on some longer ones.
+func TestIsSlug(t *testing.T) {
+	alphabet := []string{"a", "z", "0", "9", "-", "A", "_", "\xc3", "/"}
+	names := []string{"", "github", "1and1", "a-b-c", "-a", "a-", "a--b", "ab-9z", "x\n"}
+	var grow func(prefix string, n int)
+	grow = func(prefix string, n int) {
+		names = append(names, prefix)
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			grow(prefix+c, n-1)
+		}
+	}
+	grow("", 4)
+	for _, name := range names {
+		checkIsSlug(t, name)
+	}
+}
+
+func FuzzIsSlug(f *testing.F) {
+	for _, s := range []string{"github", "a--b", "-a", "A"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkIsSlug)
+}
+
+func checkIsSlug(t *testing.T, name string) {
+	if got, want := isSlug(name), slugRE.MatchString(name); got != want {
+		t.Errorf("isSlug(%q) = %t, the regexp says %t", name, got, want)
+	}
 }
