@@ -104,10 +104,14 @@ func finish(src *Document, data []byte, paths []string, minified bool, info *Inf
 	roundPrecision(d.Root, info.ViewBox)
 	// Path data roundPrecision left as it was is shortened by the
 	// minifier's path pass, which cleanXML kept it from.
-	for _, r := range restored {
-		for i, a := range r.node.Attrs {
-			if minified && a.Space == "" && a.Local == "d" && a.Value == paths[r.index] {
-				r.node.SetAttr(i, string(svgmin.NewPathData(&svgmin.Minifier{}).ShortenPathData([]byte(a.Value))))
+	// A new pass for each path: one keeps the last curve's control
+	// point from path to path.
+	if minified {
+		for _, r := range restored {
+			for i, a := range r.node.Attrs {
+				if a.Space == "" && a.Local == "d" && a.Value == paths[r.index] {
+					r.node.SetAttr(i, string(svgmin.NewPathData(&svgmin.Minifier{}).ShortenPathData([]byte(a.Value))))
+				}
 			}
 		}
 	}
