@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"slices"
 	"sync/atomic"
 	"syscall"
 
@@ -123,28 +122,35 @@ func readAt(fd int, name string, limit int64) ([]byte, error) {
 	if st.Size > limit {
 		return nil, &tooLargeError{size: st.Size}
 	}
-	// One byte past the size, to see the end in the same read; and past
-	// the limit, as the file may have grown since the fstat.
-	b := make([]byte, 0, min(st.Size, limit)+1)
-	for {
-		var n int
-		err := retry(func() (err error) {
-			n, err = unix.Read(nfd, b[len(b):cap(b)])
-			return err
-		})
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-		}
-		b = b[:len(b)+n]
-		switch {
-		case int64(len(b)) > limit:
-			return nil, &tooLargeError{size: -1}
-		case n == 0:
-			return b, nil
-		case len(b) == cap(b):
-			b = slices.Grow(b, len(b))
-		}
+	// As readSource reads through fs.FS: one byte past the size, to see
+	// the end in the same read, and past the limit, as the file may have
+	// grown since the fstat.
+	b, err := readAll(io.LimitReader(fdReader(nfd), limit+1), min(st.Size, limit)+1)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
+	if int64(len(b)) > limit {
+		return nil, &tooLargeError{size: -1}
+	}
+	return b, nil
+}
+
+// fdReader reads a file descriptor, with no poller.
+type fdReader int
+
+func (fd fdReader) Read(p []byte) (int, error) {
+	var n int
+	err := retry(func() (err error) {
+		n, err = unix.Read(int(fd), p)
+		return err
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case n == 0 && len(p) > 0:
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW).
