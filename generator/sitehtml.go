@@ -122,15 +122,10 @@ func (d *logoData) html(b *bytes.Buffer) {
 
 // write writes the page, or its skeleton, to w.
 func (d *logoData) write(w htmlWriter) {
-	d.top(w)
-	d.pageData.header(w)
-	d.rest(w)
-}
-
-// top writes the page up to its header.
-func (d *logoData) top(w htmlWriter) {
 	w.s("\n")
 	d.pageData.headTop(w)
+	d.pageData.header(w)
+	d.rest(w)
 }
 
 // rest writes the page after its header.
@@ -441,9 +436,7 @@ func (p *pageData) headTop(w htmlWriter) {
 `)
 }
 
-// header writes the page's top bar, the end of the layout's "head": a
-// piece of the page the minifier can take on its own (see logoPage),
-// which is the same on every page with the same Root.
+// header writes the page's top bar, the end of the layout's "head".
 func (p *pageData) header(w htmlWriter) {
 	w.s(`<header class="topbar">
   <div class="wrap topbar-inner">

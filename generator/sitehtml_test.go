@@ -122,17 +122,18 @@ func checkPageHTML(t testing.TB, r *siteRenderer, d logoData) (written, skeleton
 	if got.String() != want.String() {
 		t.Errorf("page of %q (-template +html):\n%s", d.Logo.Name, cmp.Diff(want.String(), got.String()))
 	}
-	// Minified in pieces, as minified whole.
+	// Minified, and filled into its minified skeleton, as the template's
+	// page minified.
 	var whole bytes.Buffer
 	if err := r.m.Minify("text/html", &whole, &want); err != nil {
 		t.Fatal(err)
 	}
-	pieces, err := r.logoPageHTML(&d)
+	minified, err := r.logoPageHTML(&d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(pieces) != whole.String() {
-		t.Errorf("page of %q minified (-whole +pieces):\n%s", d.Logo.Name, cmp.Diff(whole.String(), string(pieces)))
+	if string(minified) != whole.String() {
+		t.Errorf("page of %q minified (-template +html):\n%s", d.Logo.Name, cmp.Diff(whole.String(), string(minified)))
 	}
 	filled, ok, err := r.logoPageSkeleton(&d)
 	if err != nil {
