@@ -5,8 +5,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"maps"
+	"math"
 	"reflect"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -61,21 +65,28 @@ func fill(v reflect.Value, n *int) {
 	}
 }
 
+// filledCache is a cache whose every field is set (fill), with its logos
+// under slugs that pass the decoder's checks.
+func filledCache() *treeCache {
+	var c treeCache
+	n := 0
+	fill(reflect.ValueOf(&c).Elem(), &n)
+	logos := c.Logos
+	c.Logos = map[string]*cachedLogo{}
+	for _, l := range logos { // slugs are checked, and must be the summary's
+		l.Summary.Slug = fmt.Sprintf("logo-%d", len(c.Logos))
+		c.Logos[l.Summary.Slug] = l
+	}
+	return &c
+}
+
 // TestCacheRoundTrip writes a cache whose every field is set and reads it
 // back: a field added to the cache's types and not to its encoding fails
 // here.
 func TestCacheRoundTrip(t *testing.T) {
-	var want treeCache
-	n := 0
-	fill(reflect.ValueOf(&want).Elem(), &n)
-	logos := want.Logos
-	want.Logos = map[string]*cachedLogo{}
-	for _, l := range logos { // slugs are checked, and must be the summary's
-		l.Summary.Slug = fmt.Sprintf("logo-%d", len(want.Logos))
-		want.Logos[l.Summary.Slug] = l
-	}
+	want := filledCache()
 	var buf bytes.Buffer
-	if err := encodeCache(&buf, &want); err != nil {
+	if err := encodeCache(&buf, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := decodeCache(buf.Bytes())
@@ -90,7 +101,7 @@ func TestCacheRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if diff := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(treeCache{}, treeRecord{}, logoSummary{})); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(treeCache{}, treeRecord{}, logoSummary{}, cachedLogo{})); diff != "" {
 		t.Errorf("read back differs (-written +read):\n%s", diff)
 	}
 
@@ -108,14 +119,14 @@ func TestCacheRoundTrip(t *testing.T) {
 // TestCacheRefusesDamage checks that a cache cut short or with a byte
 // changed anywhere is refused, not read as something else.
 func TestCacheRefusesDamage(t *testing.T) {
-	var c treeCache
-	n := 0
-	fill(reflect.ValueOf(&c).Elem(), &n)
 	var buf bytes.Buffer
-	if err := encodeCache(&buf, &c); err != nil {
+	if err := encodeCache(&buf, filledCache()); err != nil {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
+	if _, err := decodeCache(data); err != nil {
+		t.Fatalf("the cache as written was refused: %v", err)
+	}
 	for i := range data {
 		damaged := bytes.Clone(data)
 		damaged[i] ^= 0x20
@@ -180,11 +191,8 @@ func withChecksum(body []byte) []byte {
 // checksum: it must return an error or a cache, never panic, and allocate
 // at most a small multiple of the input's size.
 func FuzzDecodeCache(f *testing.F) {
-	var c treeCache
-	n := 0
-	fill(reflect.ValueOf(&c).Elem(), &n)
 	var buf bytes.Buffer
-	encodeCache(&buf, &c)
+	encodeCache(&buf, filledCache())
 	body := buf.Bytes()[:buf.Len()-crc32.Size]
 	f.Add(body[len(cacheMagic):])
 	f.Add([]byte{})
@@ -195,4 +203,84 @@ func FuzzDecodeCache(f *testing.F) {
 			t.Errorf("decoding %d bytes allocated %d", len(data), n)
 		}
 	})
+}
+
+// byteCount is a writer that counts what it is given.
+type byteCount int
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
+}
+
+// TestEntriesSize holds treeRecord.entriesSize to the length of what
+// encodeEntries writes, at the edges of each varint length: a size off
+// by one is a cache file every build refuses.
+func TestEntriesSize(t *testing.T) {
+	ints := []int64{0, 1, -1, 63, 64, -64, -65, 8191, 8192, 1 << 40, -(1 << 40), math.MaxInt64, math.MinInt64}
+	uints := []uint64{0, 127, 128, 16383, 16384, 1 << 56, math.MaxUint64}
+	names := []string{"a", strings.Repeat("n", 127), strings.Repeat("n", 128), strings.Repeat("n", 16384)}
+	records := []*treeRecord{
+		{Files: map[string]fileState{}, Dirs: map[string]int64{}},
+		{Files: map[string]fileState{}, Dirs: map[string]int64{".": 0}},
+	}
+	for i, x := range ints {
+		r := &treeRecord{Files: map[string]fileState{}, Dirs: map[string]int64{}}
+		for j, name := range names {
+			u := uints[(i+j)%len(uints)]
+			r.Files[fmt.Sprint(name, j)] = fileState{Size: x, MTime: ints[(i+j)%len(ints)], Ino: u}
+			r.Dirs[name] = x
+		}
+		records = append(records, r)
+	}
+	big := &treeRecord{Files: map[string]fileState{}, Dirs: map[string]int64{}}
+	for i := range 200 { // counts past one byte
+		big.Files[fmt.Sprint("logos/f", i)] = fileState{Size: int64(i)}
+		big.Dirs[fmt.Sprint("d", i)] = int64(i)
+	}
+	records = append(records, big)
+	for i, r := range records {
+		var n byteCount
+		e := newEncoder(&n, nil)
+		r.encodeEntries(e, false)
+		e.flush()
+		if got := r.entriesSize(); got != int(n) {
+			t.Errorf("record %d: entriesSize() = %d, encodeEntries wrote %d bytes", i, got, n)
+		}
+	}
+}
+
+// TestCacheRefusesForgedLogo decodes caches whose checksum is right and
+// one of whose logos names something outside its folder or the tree, as
+// a cache restored from an untrusted branch could: each is refused whole.
+func TestCacheRefusesForgedLogo(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		forge func(slug string, l *cachedLogo) string // returns the slug to file it under
+	}{
+		{"as written", func(slug string, l *cachedLogo) string { return slug }},
+		{"slug ../x", func(slug string, l *cachedLogo) string { l.Summary.Slug = "../x"; return "../x" }},
+		{"slug with a capital", func(slug string, l *cachedLogo) string { l.Summary.Slug = "Acme"; return "Acme" }},
+		{"summary of another slug", func(slug string, l *cachedLogo) string { l.Summary.Slug = "other"; return slug }},
+		{"input in a subfolder", func(slug string, l *cachedLogo) string { l.Inputs[0].Name = "a/icon.svg"; return slug }},
+		{"input ../x", func(slug string, l *cachedLogo) string { l.Inputs[0].Name = "../x"; return slug }},
+		{"input .", func(slug string, l *cachedLogo) string { l.Inputs[0].Name = "."; return slug }},
+		{"file ../x", func(slug string, l *cachedLogo) string { l.Files[1].Name = "../x"; return slug }},
+		{"file /etc/passwd", func(slug string, l *cachedLogo) string { l.Files[0].Name = "/etc/passwd"; return slug }},
+		{"file empty", func(slug string, l *cachedLogo) string { l.Files[0].Name = ""; return slug }},
+	} {
+		c := filledCache()
+		slug := slices.Sorted(maps.Keys(c.Logos))[1]
+		l := c.Logos[slug]
+		delete(c.Logos, slug)
+		c.Logos[tc.forge(slug, l)] = l
+		var buf bytes.Buffer
+		if err := encodeCache(&buf, c); err != nil {
+			t.Fatal(err)
+		}
+		_, err := decodeCache(buf.Bytes())
+		if ok := tc.name == "as written"; (err == nil) != ok {
+			t.Errorf("%s: decodeCache error %v, want refused: %t", tc.name, err, !ok)
+		}
+	}
 }

@@ -188,7 +188,7 @@ func TestBuildTreeSpills(t *testing.T) {
 	if len(caches[false].Logos) == 0 {
 		t.Fatal("the cache holds no logos")
 	}
-	if diff := cmp.Diff(caches[true], caches[false], cmpopts.IgnoreUnexported(treeCache{}, treeRecord{}, logoSummary{})); diff != "" {
+	if diff := cmp.Diff(caches[true], caches[false], cmpopts.IgnoreUnexported(treeCache{}, treeRecord{}, logoSummary{}, cachedLogo{})); diff != "" {
 		t.Errorf("the cache of a build that spills differs from a memo's (-memo +spilled):\n%s", diff)
 	}
 }

@@ -430,6 +430,7 @@ type logoInputs struct {
 	folder inputStat // the stat of its folder, before inputs
 	inputs []inputStat
 	files  []fileHash
+	entry  string // cachedLogo.encoded, when this is the entry it was read from
 }
 
 // hasSummary reports whether the logo passed its checks: its summary is
@@ -503,7 +504,11 @@ func (b *treeBuild) logo(slug string) builtLogo {
 	}
 	c := b.old.Logos[slug]
 	hit := func(folder inputStat, inputs []inputStat) builtLogo {
-		return builtLogo{more: &logoState{hit: true, sum: c.Summary, probs: c.Warnings, in: &logoInputs{folder, inputs, c.Files}}}
+		in := &logoInputs{folder: folder, inputs: inputs, files: c.Files}
+		if folder == c.Folder && slices.Equal(inputs, c.Inputs) {
+			in.entry = c.encoded
+		}
+		return builtLogo{more: &logoState{hit: true, sum: c.Summary, probs: c.Warnings, in: in}}
 	}
 	if c != nil && b.trusted && b.opts.Changed != nil && !b.opts.Changed[slug] {
 		// The watcher saw nothing change in this folder.
@@ -587,7 +592,7 @@ func (b *treeBuild) computeState(slug string, folder inputStat, inputs []inputSt
 
 // cached is the logo's entry of the cache; l.in is set.
 func (l *logoState) cached() *cachedLogo {
-	return &cachedLogo{Folder: l.in.folder, Inputs: l.in.inputs, Summary: l.sum, Warnings: l.probs, Files: l.in.files}
+	return &cachedLogo{Folder: l.in.folder, Inputs: l.in.inputs, Summary: l.sum, Warnings: l.probs, Files: l.in.files, encoded: l.in.entry}
 }
 
 // fillStandby makes the standby hold the live tree's files, the last

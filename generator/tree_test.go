@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -148,6 +149,16 @@ func testRebuilds(t *testing.T, aged bool) {
 		{name: "changed back", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub Inc", "name: GitHub")
 		}, computed: 1},
+		{name: "another logo touched while one changed", edit: func(t *testing.T, src, out string) {
+			// docker comes from the cache with new stats: its entry is
+			// written with them, not as it was read (checkRecords).
+			later := time.Now().Add(2 * time.Second)
+			os.Chtimes(filepath.Join(src, "docker", "logo.yaml"), later, later)
+			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub", "name: GitHub Inc")
+		}, computed: 1},
+		{name: "and back", edit: func(t *testing.T, src, out string) {
+			editFile(t, filepath.Join(github, "logo.yaml"), "name: GitHub Inc", "name: GitHub")
+		}, computed: 1},
 		{name: "an icon's artwork changed, its summary the same", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(github, "icon.svg"), "M12 ", "M12.01 ")
 		}, computed: 1, reused: true},
@@ -271,6 +282,31 @@ func testRebuilds(t *testing.T, aged bool) {
 			// The standby is the live tree the build replaced, untouched
 			// since it was recorded, unless the step edited it.
 			checkRecords(t, step.name, opts.CacheFile, out, !step.liveEdited)
+			checkInputs(t, step.name, opts.CacheFile, src)
+		}
+	}
+}
+
+// checkInputs compares the stat the cache file keeps of each logo's
+// source files with their stat now: a build that wrote an entry as it
+// read it, after the stats changed, would have each later build hash the
+// file again.
+func checkInputs(t *testing.T, step, cacheFile, src string) {
+	t.Helper()
+	c := readTreeCache(cacheFile, programID(), "")
+	if c == nil {
+		t.Fatalf("%s: no cache file", step)
+	}
+	stats := statRootOf(t, src)
+	for slug, l := range c.Logos {
+		for _, in := range append([]inputStat{l.Folder}, l.Inputs...) {
+			st, err := stats.lstat(path.Join(slug, in.Name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if now := st.input(in.Name); now.Size != in.Size || now.MTime != in.MTime || now.CTime != in.CTime || now.Ino != in.Ino {
+				t.Errorf("%s: the cache keeps %s/%s as %+v; it is %+v", step, slug, in.Name, in, now)
+			}
 		}
 	}
 }

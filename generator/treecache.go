@@ -75,6 +75,11 @@ type cachedLogo struct {
 	Summary  *logoSummary
 	Warnings ProblemList
 	Files    []fileHash
+
+	// encoded is the entry as the cache file holds it, when it was read
+	// from one and not changed since: it is written back as it was, which
+	// took 7 of the 30 ms a one-change build spent writing the cache.
+	encoded string
 }
 
 // inputStat is a source file: its stat, as taken before it was read, and
@@ -158,8 +163,8 @@ func readTreeCache(name, program, liveDir string) *treeCache {
 // valid reports whether every path the cache names is a clean path inside
 // a tree or a logo folder: the build removes and links files by these
 // names, and a cache restored from elsewhere (a CI cache another branch
-// wrote) must not point it at "../" anything. The trees' names are
-// checked as they are decoded.
+// wrote) must not point it at "../" anything. The logos' names are
+// checked as they are decoded (decodeCacheWith), the trees' as each is.
 func (c *treeCache) valid() bool {
 	for _, f := range c.CollectionFiles {
 		if !validName(f.Name) {
@@ -167,18 +172,27 @@ func (c *treeCache) valid() bool {
 		}
 	}
 	for slug, l := range c.Logos {
-		if CheckSlug(slug) != "" || l == nil || l.Summary == nil || l.Summary.Slug != slug {
+		if !validLogo(slug, l) {
 			return false
 		}
-		for _, in := range l.Inputs {
-			if !validName(in.Name) || strings.Contains(in.Name, "/") {
-				return false
-			}
+	}
+	return true
+}
+
+// validLogo reports whether the cache's entry l for slug names only the
+// logo's own folder and clean paths in the tree.
+func validLogo(slug string, l *cachedLogo) bool {
+	if CheckSlug(slug) != "" || l == nil || l.Summary == nil || l.Summary.Slug != slug {
+		return false
+	}
+	for _, in := range l.Inputs {
+		if !validName(in.Name) || strings.Contains(in.Name, "/") {
+			return false
 		}
-		for _, f := range l.Files {
-			if !validName(f.Name) {
-				return false
-			}
+	}
+	for _, f := range l.Files {
+		if !validName(f.Name) {
+			return false
 		}
 	}
 	return true
