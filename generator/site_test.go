@@ -986,3 +986,51 @@ func BenchmarkCard(b *testing.B) {
 		}
 	})
 }
+
+// TestGalleryCardSkeleton: a card written from its skeleton is the card
+// minified, and a card with a value the minifier would change is left to
+// the template.
+func TestGalleryCardSkeleton(t *testing.T) {
+	r := newTestSite(t)
+	tile := tileView{Icon: "logos/acme/icon.svg"}
+	for _, tc := range []struct {
+		name string
+		card cardView
+		want bool // written from the skeleton
+	}{
+		{"plain", cardView{Slug: "acme", Name: "Acme", Hex: "#FF0000", Categories: "tools", Tile: tile}, true},
+		{"no category", cardView{Slug: "acme", Name: "Acme", Hex: "#FF0000", Tile: tile}, true},
+		{"two categories, an alias", cardView{Slug: "acme", Name: "Acme Corp", Hex: "#FF0000", Categories: "tools brands", Aliases: "ACME Inc.", Tile: tile}, true},
+		{"quote and equals", cardView{Slug: "acme", Name: "Acme's = best", Hex: "#00FF00", Categories: "tools", Aliases: "it's", Tile: tile}, true},
+		{"dark icon", cardView{Slug: "acme", Name: "Acme", Hex: "#000000", Categories: "tools", Tile: tileView{Icon: tile.Icon, Dark: "logos/acme/icon-dark.svg"}}, true},
+		{"plate", cardView{Slug: "acme", Name: "Acme", Hex: "#000000", Categories: "tools", Tile: tileView{Icon: tile.Icon, Plate: true}}, true},
+		{"non-ASCII", cardView{Slug: "acme", Name: "Ācme 東京", Hex: "#000000", Tile: tile}, true},
+		{"ampersand", cardView{Slug: "acme", Name: "A & B", Hex: "#000000", Tile: tile}, false},
+		{"two aliases", cardView{Slug: "acme", Name: "Acme", Hex: "#000000", Aliases: "A\nB", Tile: tile}, false},
+		{"two spaces", cardView{Slug: "acme", Name: "A  B", Hex: "#000000", Tile: tile}, false},
+		{"space at the end", cardView{Slug: "acme", Name: "Acme ", Hex: "#000000", Tile: tile}, false},
+		{"markup", cardView{Slug: "acme", Name: "<b>", Hex: "#000000", Tile: tile}, false},
+	} {
+		var out bytes.Buffer
+		p := &pieceMinifier{m: r.m, w: &out, r: r}
+		if got := p.card(tc.card); got != tc.want {
+			t.Errorf("%s: written from the skeleton %v, want %v", tc.name, got, tc.want)
+		}
+		if p.err != nil {
+			t.Fatalf("%s: %v", tc.name, p.err)
+		}
+		if !tc.want {
+			if out.Len() != 0 {
+				t.Errorf("%s: a card left to the template wrote %q", tc.name, out.String())
+			}
+			continue
+		}
+		var want bytes.Buffer
+		if err := r.m.Minify("text/html", &want, strings.NewReader("\n    "+tc.card.html())); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), out.String()); diff != "" {
+			t.Errorf("%s: (-minified +skeleton):\n%s", tc.name, diff)
+		}
+	}
+}

@@ -648,30 +648,41 @@ func (r *siteRenderer) logoPageSkeleton(d *logoData) ([]byte, bool, error) {
 	raw.Grow(16 << 10)
 	sk := &skeletonValues{vals: make([]skeletonValue, 0, 64)}
 	d.write(htmlWriter{&raw, sk})
+	return r.fillSkeleton(nil, raw.Bytes(), sk)
+}
+
+// fillSkeleton appends to b what the minifier makes of a page or a
+// fragment written as the skeleton raw with the values sk: the skeleton
+// minified (once for each skeleton, kept in r.skeletons) with the values
+// filled in. It reports false, and appends nothing, when a value does not
+// fit or the minified skeleton does not hold the placeholders.
+func (r *siteRenderer) fillSkeleton(b, raw []byte, sk *skeletonValues) ([]byte, bool, error) {
 	if sk.odd {
-		return nil, false, nil
+		return b, false, nil
 	}
 	r.skeletonMu.RLock()
-	p, found := r.skeletons[string(raw.Bytes())]
+	p, found := r.skeletons[string(raw)]
 	r.skeletonMu.RUnlock()
 	if !found {
 		var err error
-		if p, err = r.minifySkeleton(raw.Bytes(), sk.vals); err != nil {
-			return nil, false, err
+		if p, err = r.minifySkeleton(raw, sk.vals); err != nil {
+			return b, false, err
 		}
 		r.skeletonMu.Lock()
 		if len(r.skeletons) < maxSkeletons {
 			if r.skeletons == nil {
 				r.skeletons = map[string]*pageSkeleton{}
 			}
-			r.skeletons[raw.String()] = p
+			r.skeletons[string(raw)] = p
 		}
 		r.skeletonMu.Unlock()
 	}
 	if p == nil {
-		return nil, false, nil
+		return b, false, nil
 	}
-	b := make([]byte, 0, p.size+raw.Len()/4)
+	if b == nil {
+		b = make([]byte, 0, p.size+len(raw)/4)
+	}
 	for i, v := range sk.vals {
 		b = append(b, p.parts[i]...)
 		b = v.fill(b)
