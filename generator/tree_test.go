@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -215,6 +217,16 @@ func testRebuilds(t *testing.T, aged bool) {
 			editFile(t, filepath.Join(github, "logo.yaml"), "name: Github", "name: GitHub")
 		}, computed: 1},
 		{name: "a logo removed", edit: func(t *testing.T, src, out string) {
+			if err := os.Rename(filepath.Join(src, "docker"), filepath.Join(filepath.Dir(src), "docker-away")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "and back, in new folders", edit: func(t *testing.T, src, out string) {
+			if err := os.Rename(filepath.Join(filepath.Dir(src), "docker-away"), filepath.Join(src, "docker")); err != nil {
+				t.Fatal(err)
+			}
+		}, computed: 1},
+		{name: "and removed again", edit: func(t *testing.T, src, out string) {
 			if err := os.RemoveAll(filepath.Join(src, "docker")); err != nil {
 				t.Fatal(err)
 			}
@@ -345,6 +357,18 @@ func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 			if st, err := statRootOf(t, dir).lstat(d); err != nil || st.mtime != mtime {
 				t.Errorf("%s: the cache's record of %s has folder %s at mtime %d; it is %d (%v)", step, filepath.Base(dir), d, mtime, st.mtime, err)
 			}
+		}
+		// Every folder is on record: a file added to one that is not
+		// would go unseen.
+		var folders []string
+		fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				folders = append(folders, p)
+			}
+			return nil
+		})
+		if diff := cmp.Diff(folders, slices.Sorted(maps.Keys(r.Dirs))); diff != "" {
+			t.Errorf("%s: the cache's record of %s names other folders than it has (-tree +record):\n%s", step, filepath.Base(dir), diff)
 		}
 		got := map[string]fileState{}
 		for name, data := range readTree(t, dir) {

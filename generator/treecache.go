@@ -597,13 +597,13 @@ func (t *tree) clean() error {
 // all of them when the record has none, else those this build changed
 // and any new ones.
 func (t *tree) recordDirs() error {
-	if t.rec.Dirs == nil {
-		t.rec.Dirs = map[string]int64{}
+	if len(t.rec.Dirs) > 0 && !t.empty && t.rec.spilled == nil {
+		if err := t.recordTouched(); err != nil {
+			return err
+		}
+		return t.recordRoot()
 	}
-	for d := range t.touched {
-		delete(t.rec.Dirs, d)
-	}
-	delete(t.rec.Dirs, ".") // the swap may change the root's mtime
+	t.rec.Dirs = map[string]int64{}
 	err := t.rec.eachName(func(name string) error {
 		for d := path.Dir(name); ; d = path.Dir(d) {
 			if _, ok := t.rec.Dirs[d]; ok {
@@ -623,6 +623,43 @@ func (t *tree) recordDirs() error {
 	if err != nil {
 		return err
 	}
+	return t.recordRoot()
+}
+
+// recordTouched records the mtime of the folders this build changed (and
+// of the root, which the swap may change), with any parent not on record:
+// a new folder's parent is touched when the folder is made, so every
+// folder of the tree is on record after. A folder that is gone (prune
+// removed it) is not. Every file's folder took 7 ms at 3,470 logos, for a
+// rebuild that changes a handful.
+func (t *tree) recordTouched() error {
+	dirs := append(slices.Collect(maps.Keys(t.touched)), ".")
+	for _, d := range dirs {
+		delete(t.rec.Dirs, d)
+	}
+	for _, d := range dirs {
+		for ; ; d = path.Dir(d) {
+			if _, ok := t.rec.Dirs[d]; ok {
+				break
+			}
+			st, err := t.lstat(d)
+			if errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			t.rec.Dirs[d] = st.mtime
+			if d == "." {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// recordRoot records the identity of the tree's folder.
+func (t *tree) recordRoot() error {
 	info, err := os.Lstat(t.dir)
 	if err != nil {
 		return err
