@@ -163,16 +163,12 @@ func readTreeCache(name, program, liveDir string) *treeCache {
 // valid reports whether every path the cache names is a clean path inside
 // a tree or a logo folder: the build removes and links files by these
 // names, and a cache restored from elsewhere (a CI cache another branch
-// wrote) must not point it at "../" anything. The logos' names are
-// checked as they are decoded (decodeCacheWith), the trees' as each is.
+// wrote) must not point it at "../" anything. This checks the collection's
+// files; the logos' names are checked as they are decoded (decodeCacheWith
+// calls validLogo), the trees' as each is.
 func (c *treeCache) valid() bool {
 	for _, f := range c.CollectionFiles {
 		if !validName(f.Name) {
-			return false
-		}
-	}
-	for slug, l := range c.Logos {
-		if !validLogo(slug, l) {
 			return false
 		}
 	}
