@@ -221,6 +221,10 @@ func testRebuilds(t *testing.T, aged bool) {
 				t.Fatal(err)
 			}
 		}},
+		{name: "a file added to logos/ after that", edit: func(t *testing.T, src, out string) {
+			// logos/ changed in the last rebuild: it must be on record.
+			writeFile(t, filepath.Join(out, "logos/extra.txt"), []byte("x"))
+		}, liveEdited: true, reused: true},
 		{name: "and back, in new folders", edit: func(t *testing.T, src, out string) {
 			if err := os.Rename(filepath.Join(filepath.Dir(src), "docker-away"), filepath.Join(src, "docker")); err != nil {
 				t.Fatal(err)
@@ -271,6 +275,9 @@ func testRebuilds(t *testing.T, aged bool) {
 		res, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
+		}
+		if res.CacheError != nil {
+			t.Errorf("%s: the cache was not written: %v", step.name, res.CacheError)
 		}
 		want := inMemory(t, src, opts.Options)
 		if diff := cmp.Diff(want, readTree(t, out)); diff != "" {
@@ -353,8 +360,9 @@ func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 		if err := r.decode(); err != nil {
 			t.Fatal(err)
 		}
+		stats := statRootOf(t, dir)
 		for d, mtime := range r.Dirs {
-			if st, err := statRootOf(t, dir).lstat(d); err != nil || st.mtime != mtime {
+			if st, err := stats.lstat(d); err != nil || st.mtime != mtime {
 				t.Errorf("%s: the cache's record of %s has folder %s at mtime %d; it is %d (%v)", step, filepath.Base(dir), d, mtime, st.mtime, err)
 			}
 		}
@@ -372,7 +380,7 @@ func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 		}
 		got := map[string]fileState{}
 		for name, data := range readTree(t, dir) {
-			st, err := statRootOf(t, dir).lstat(name)
+			st, err := stats.lstat(name)
 			if err != nil {
 				t.Fatal(err)
 			}
