@@ -85,6 +85,11 @@ func decodeCacheWith(data []byte, early func(*treeRecord) bool) (*treeCache, err
 	d := &decoder{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
 	c := &treeCache{Program: d.str(), Settings: d.str(), Dir: d.str(), Started: d.int(), Collection: d.hash()}
 	c.CollectionFiles = d.fileHashes()
+	for _, f := range c.CollectionFiles {
+		if d.err == nil && !validName(f.Name) {
+			d.err = errors.New("a collection file outside the tree")
+		}
+	}
 	c.Trees = make([]*treeRecord, d.count(minTree))
 	var wg sync.WaitGroup
 	for i := range c.Trees {
@@ -100,7 +105,7 @@ func decodeCacheWith(data []byte, early func(*treeRecord) bool) (*treeCache, err
 		entry := d.s
 		slug, l := d.logo()
 		// Checked here, while the entry is in the CPU's cache: a pass of
-		// its own over every logo (treeCache.valid) took 5 ms.
+		// its own over every logo took 5 ms.
 		if d.err == nil && !validLogo(slug, l) {
 			d.err = errors.New("a logo with a path outside its folder or the tree")
 		}
@@ -175,7 +180,7 @@ func (r *treeRecord) encodeEntries(e *encoder, spilled bool) {
 
 // decode reads the record's files and folders, which the cache file holds
 // encoded until a build opens the tree: a no-op build opens only the live
-// one. Like treeCache.valid, it refuses a name that is not a clean path
+// one. Like decodeCacheWith for the logos (validLogo), it refuses a name that is not a clean path
 // inside the tree.
 func (r *treeRecord) decode() error {
 	if r.Files != nil {

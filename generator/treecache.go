@@ -151,7 +151,7 @@ func readTreeCache(name, program, liveDir string) *treeCache {
 		early = func(r *treeRecord) bool { return ino != 0 && r.Dev == dev && r.Ino == ino }
 	}
 	c, err := decodeCacheWith(data, early)
-	if err != nil || !c.valid() {
+	if err != nil {
 		return nil
 	}
 	if c.Program != program {
@@ -160,23 +160,12 @@ func readTreeCache(name, program, liveDir string) *treeCache {
 	return c
 }
 
-// valid reports whether every path the cache names is a clean path inside
-// a tree or a logo folder: the build removes and links files by these
-// names, and a cache restored from elsewhere (a CI cache another branch
-// wrote) must not point it at "../" anything. This checks the collection's
-// files; the logos' names are checked as they are decoded (decodeCacheWith
-// calls validLogo), the trees' as each is.
-func (c *treeCache) valid() bool {
-	for _, f := range c.CollectionFiles {
-		if !validName(f.Name) {
-			return false
-		}
-	}
-	return true
-}
-
 // validLogo reports whether the cache's entry l for slug names only the
-// logo's own folder and clean paths in the tree.
+// logo's own folder and clean paths in the tree: the build removes and
+// links files by these names, and a cache restored from elsewhere (a CI
+// cache another branch wrote) must not point it at "../" anything. The
+// decoder checks each logo (decodeCacheWith), the collection's files too,
+// and a tree's names as it decodes the tree.
 func validLogo(slug string, l *cachedLogo) bool {
 	if CheckSlug(slug) != "" || l == nil || l.Summary == nil || l.Summary.Slug != slug {
 		return false
