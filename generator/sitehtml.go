@@ -509,22 +509,25 @@ type skeletonValue struct {
 	spaced bool // its placeholder has a space: see fits
 }
 
-// add writes the placeholder of value s: "Qz" and its index, then "q",
-// or " q" where the value has a byte that makes the minifier quote an
-// attribute, as the space makes it quote the placeholder.
+// add writes the placeholder of value s (appendPlaceholder).
 func (sk *skeletonValues) add(b *bytes.Buffer, s string, k valueKind) {
 	spaced, ok := fits(s, k)
 	if !ok {
 		sk.odd = true
 	}
-	b.WriteString("Qz")
-	b.WriteString(strconv.Itoa(len(sk.vals)))
-	if spaced {
-		b.WriteString(" q")
-	} else {
-		b.WriteByte('q')
-	}
+	b.Write(appendPlaceholder(b.AvailableBuffer(), len(sk.vals), spaced))
 	sk.vals = append(sk.vals, skeletonValue{s, k, spaced})
+}
+
+// appendPlaceholder appends the placeholder of value i: "Qz" and i, then
+// "q", or " q" where the value has a byte that makes the minifier quote
+// an attribute, as the space makes it quote the placeholder.
+func appendPlaceholder(b []byte, i int, spaced bool) []byte {
+	b = strconv.AppendInt(append(b, "Qz"...), int64(i), 10)
+	if spaced {
+		b = append(b, ' ')
+	}
+	return append(b, 'q')
 }
 
 // fits reports whether the minified page holds s as the minified
@@ -699,13 +702,11 @@ func (r *siteRenderer) minifySkeleton(raw []byte, vals []skeletonValue) (*pageSk
 	}
 	rest := min.String()
 	p := &pageSkeleton{size: len(rest)}
+	var ph []byte
 	for i, v := range vals {
-		ph := "Qz" + strconv.Itoa(i) + "q"
-		if v.spaced {
-			ph = "Qz" + strconv.Itoa(i) + " q"
-		}
+		ph = appendPlaceholder(ph[:0], i, v.spaced)
 		at := strings.Index(rest, "Qz")
-		if at < 0 || !strings.HasPrefix(rest[at:], ph) {
+		if at < 0 || !strings.HasPrefix(rest[at:], string(ph)) {
 			return nil, nil
 		}
 		p.parts = append(p.parts, rest[:at])
