@@ -391,7 +391,7 @@ func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos *summa
 	}
 	var p *pieceMinifier
 	if r.pieces {
-		p = &pieceMinifier{m: r.m, w: w, r: r}
+		p = &pieceMinifier{r: r, w: w}
 	}
 	var readErr error // of a spilled summary
 	gd.Cards = func(yield func(cardView) bool) {
@@ -445,14 +445,12 @@ var galleryPiece = 64 << 10
 // other than the embedded one could cut a <pre> or a <script> in two:
 // those pages are minified whole.
 type pieceMinifier struct {
-	m   *minify.M
+	r   *siteRenderer // its minifier, and the cards' skeletons (card)
 	w   io.Writer
 	raw bytes.Buffer // what the template wrote since the last cut
 	err error
 
-	// r fills in the cards' skeletons (card); skRaw, sk and out are its
-	// buffers, kept from card to card.
-	r     *siteRenderer
+	// skRaw, sk and out are card's buffers, kept from card to card.
 	skRaw bytes.Buffer
 	sk    skeletonValues
 	out   []byte
@@ -502,7 +500,7 @@ func (p *pieceMinifier) cut(least int) {
 	if p == nil || p.err != nil || p.raw.Len() < least || p.raw.Len() == 0 {
 		return
 	}
-	p.err = p.m.Minify("text/html", p.w, &p.raw) // the lexer reads Bytes
+	p.err = p.r.m.Minify("text/html", p.w, &p.raw) // the lexer reads Bytes
 	p.raw.Reset()
 }
 

@@ -1012,7 +1012,7 @@ func TestGalleryCardSkeleton(t *testing.T) {
 		{"markup", cardView{Slug: "acme", Name: "<b>", Hex: "#000000", Tile: tile}, false},
 	} {
 		var out bytes.Buffer
-		p := &pieceMinifier{m: r.m, w: &out, r: r}
+		p := &pieceMinifier{r: r, w: &out}
 		if got := p.card(tc.card); got != tc.want {
 			t.Errorf("%s: written from the skeleton %v, want %v", tc.name, got, tc.want)
 		}
