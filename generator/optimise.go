@@ -18,6 +18,7 @@ func optimise(l *Logo) ProblemList {
 			Rules:    rulesFor(v.Variant),
 			Title:    l.Name,
 			IDPrefix: IDPrefix(l.Slug, v.Variant),
+			Memo:     l.memo,
 		})
 		if err != nil {
 			probs.Errorf(problem.Internal, v.Path, 0, 0, "%v; this is a bug in logoindex: please report it with the file", err)
@@ -30,6 +31,7 @@ func optimise(l *Logo) ProblemList {
 		}
 		v.Optimised, v.JSX, v.doc = r.Data, j, nil
 	}
+	l.memo = nil
 	return probs
 }
 
@@ -47,12 +49,13 @@ func IDPrefix(slug, variant string) string {
 // rulesFor returns the SVG rules of a variant.
 func rulesFor(variant string) svg.Rules { return svg.Rules{Mono: variant == "icon-mono"} }
 
-// checkVariant parses and checks one variant file.
-func checkVariant(variant string, f *SourceFile) (*svg.Document, *svg.Info, ProblemList) {
+// checkVariant parses and checks one variant file, with the checks of its
+// paths remembered in m for the logo's other variants (m may be nil).
+func checkVariant(variant string, f *SourceFile, m *svg.Memo) (*svg.Document, *svg.Info, ProblemList) {
 	d, probs := svg.Parse(f.Path, f.Data)
 	if d == nil {
 		return nil, nil, probs
 	}
-	info, p := svg.Check(d, rulesFor(variant))
+	info, p := svg.CheckMemo(d, rulesFor(variant), m)
 	return d, info, append(probs, p...)
 }

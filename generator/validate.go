@@ -45,6 +45,8 @@ type Logo struct {
 	Install     string         // as written in logo.yaml; "" means the build's template
 	Variants    []*VariantFile // in the order of Variants
 	MetaPath    string         // display path of logo.yaml
+
+	memo *svg.Memo // the variants' paths, until the optimise stage
 }
 
 // Variant returns the named variant, or nil when the logo lacks it.
@@ -165,7 +167,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		// Load has reported it; the SVGs are still worth checking.
 		for _, name := range Variants {
 			if f := ls.Variants[name]; f != nil {
-				_, _, p := checkVariant(name, f)
+				_, _, p := checkVariant(name, f, nil)
 				probs = append(probs, p...)
 			}
 		}
@@ -200,6 +202,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		Component:  m.Component,
 		Install:    m.Install,
 		MetaPath:   metaPath,
+		memo:       new(svg.Memo),
 	}
 	if logo.Component == "" && m.Name != "" {
 		logo.Component = DefaultComponent(m.Name, ls.Slug)
@@ -211,7 +214,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		if f == nil {
 			continue
 		}
-		doc, info, p := checkVariant(name, f)
+		doc, info, p := checkVariant(name, f, logo.memo)
 		probs = append(probs, p...)
 		fm := FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL}
 		if o, ok := overrides[name]; ok {

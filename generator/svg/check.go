@@ -53,7 +53,13 @@ type Info struct {
 // It reads the document a browser reads: comments, CDATA and references
 // are resolved by Parse.
 func Check(d *Document, rules Rules) (*Info, problem.List) {
-	c := &checker{d: d, rules: rules, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]decl{}}
+	return CheckMemo(d, rules, nil)
+}
+
+// CheckMemo is Check with the path data's checks remembered in m (see
+// Memo); m may be nil.
+func CheckMemo(d *Document, rules Rules, m *Memo) (*Info, problem.List) {
+	c := &checker{d: d, rules: rules, memo: m, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]decl{}}
 	c.check()
 	return c.info, c.probs
 }
@@ -61,6 +67,7 @@ func Check(d *Document, rules Rules) (*Info, problem.List) {
 type checker struct {
 	d     *Document
 	rules Rules
+	memo  *Memo
 	info  *Info
 	probs problem.List
 
@@ -359,7 +366,7 @@ func (c *checker) attr(n *Node, a *Attr) {
 			c.declaration(n, d, func(off int) problem.Pos { return c.d.ValuePos(a, off) }, originInline, nil)
 		}
 	case kindPath:
-		if msg, off := checkPathData(a.Value); msg != "" {
+		if msg, off := c.memo.checkPath(a.Value); msg != "" {
 			c.errorf(c.d.ValuePos(a, off), problem.SVGValueInvalid, "%s on <%s>: %s", name, n.Name(), msg)
 		}
 	case kindNumbers:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 
@@ -195,6 +196,9 @@ func ourTree(root *Node) string {
 func FuzzOptimise(f *testing.F) {
 	svgSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// A Memo shared by both passes, as a logo's variants share one,
+		// must change nothing.
+		memo := new(Memo)
 		for _, mono := range []bool{false, true} {
 			rules := Rules{Mono: mono}
 			d, _ := Parse("x.svg", data)
@@ -208,6 +212,15 @@ func FuzzOptimise(f *testing.F) {
 			r, err := OptimiseDocument(d, info, Options{Rules: rules, Title: "Fuzz <&>", IDPrefix: "p-"})
 			if err != nil {
 				t.Fatalf("the optimiser failed on a checked file: %v\ninput: %q", err, data)
+			}
+			d2, _ := Parse("x.svg", data)
+			info2, probs2 := CheckMemo(d2, rules, memo)
+			if diff := cmp.Diff(probs.Error(), probs2.Error()); diff != "" {
+				t.Fatalf("the checks with a Memo differ (-without +with):\n%s", diff)
+			}
+			r2, err := OptimiseDocument(d2, info2, Options{Rules: rules, Title: "Fuzz <&>", IDPrefix: "p-", Memo: memo})
+			if err != nil || !bytes.Equal(r.Data, r2.Data) {
+				t.Fatalf("with a Memo the optimiser wrote %q (error %v), without %q", r2.Data, err, r.Data)
 			}
 			if len(r.Data) == 0 {
 				t.Fatalf("empty output for %q", data)

@@ -26,6 +26,9 @@ type Options struct {
 	// not paint with each other's gradients and clip paths. It must be
 	// letters, digits, "-" and "_", starting with a letter or "_".
 	IDPrefix string
+	// Memo, when not nil, remembers the rounding of each path for the
+	// next file optimised with it (see Memo).
+	Memo *Memo
 }
 
 // Result is an optimised file.
@@ -101,7 +104,7 @@ func finish(src *Document, data []byte, paths []string, minified bool, info *Inf
 	if err != nil {
 		return nil, err
 	}
-	roundPrecision(d.Root, info.ViewBox)
+	roundPrecision(d.Root, info.ViewBox, opts.Memo)
 	// Path data roundPrecision left as it was is shortened by the
 	// minifier's path pass, which cleanXML kept it from.
 	// A new pass for each path: one keeps the last curve's control
@@ -121,7 +124,7 @@ func finish(src *Document, data []byte, paths []string, minified bool, info *Inf
 	if final == nil {
 		return nil, fmt.Errorf("the optimised file is not well-formed (%s)", firstMessage(probs))
 	}
-	finalInfo, probs := Check(final, opts.Rules)
+	finalInfo, probs := CheckMemo(final, opts.Rules, opts.Memo)
 	if err := probs.Errors(); len(err) > 0 {
 		return nil, fmt.Errorf("the optimised file fails the checks (%s)", firstMessage(err))
 	}

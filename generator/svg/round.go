@@ -35,12 +35,12 @@ const maxDecimals = 12
 // would have anyway, data-* and enable-background attributes and an unused
 // xlink namespace; it keeps <title>, <desc>, role and class. A path is
 // rewritten only where that makes it shorter.
-func roundPrecision(root *Node, viewBox [4]float64) {
+func roundPrecision(root *Node, viewBox [4]float64, m *Memo) {
 	side := max(viewBox[2], viewBox[3])
 	if !(viewBox[2] > 0 && viewBox[3] > 0) || math.IsInf(side, 0) {
 		return
 	}
-	p := &precisionPass{tol: side / precisionDivisor, refs: map[string]bool{}, at: map[*Node]*placement{}}
+	p := &precisionPass{tol: side / precisionDivisor, memo: m, refs: map[string]bool{}, at: map[*Node]*placement{}}
 	p.scan(root)
 	p.element(root, true, true, map[string]string{})
 	if !p.xlinkUsed {
@@ -56,6 +56,7 @@ func roundPrecision(root *Node, viewBox [4]float64) {
 // precisionPass holds what the first walk learns about the whole document.
 type precisionPass struct {
 	tol          float64         // allowed move of a drawn point, per axis, in viewBox units
+	memo         *Memo           // may be nil
 	refs         map[string]bool // ids referenced by href or url(#id)
 	styleElement bool            // a <style> element: CSS may select anything
 	cssTransform bool            // a transform set through CSS: scales unknown
@@ -302,7 +303,7 @@ func (p *precisionPass) element(n *Node, round, isRoot bool, inherited map[strin
 		}
 		switch {
 		case name == "d" && local == "path":
-			if v, ok := roundPath(a.Value, r, !p.dashed); ok && len(v) < len(a.Value) {
+			if v, ok := p.memo.roundPath(a.Value, r, !p.dashed); ok && len(v) < len(a.Value) {
 				n.SetAttr(i, v)
 			}
 		case name == "points" && (local == "polygon" || local == "polyline"):

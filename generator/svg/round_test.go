@@ -577,7 +577,7 @@ func reducePrecision(src []byte, viewBox [4]float64) []byte {
 	if d == nil {
 		return src
 	}
-	roundPrecision(d.Root, viewBox)
+	roundPrecision(d.Root, viewBox, nil)
 	out := d.Bytes()
 	if len(out) >= len(src) {
 		return src
