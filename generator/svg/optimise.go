@@ -26,8 +26,8 @@ type Options struct {
 	// not paint with each other's gradients and clip paths. It must be
 	// letters, digits, "-" and "_", starting with a letter or "_".
 	IDPrefix string
-	// Memo, when not nil, remembers the rounding of each path for the
-	// next file optimised with it (see Memo).
+	// Memo, when not nil, remembers the check and the rounding of each
+	// path for the next file optimised with it (see Memo).
 	Memo *Memo
 }
 
