@@ -84,17 +84,17 @@ var errStop = errors.New("stop")
 
 // checkAllComponents is checkComponents over the summaries of a build
 // and the component names of the logos a selection left out (others).
-// Spilled summaries are first hashed, name by name: most builds have no
-// two logos declaring one name, and then need no map of every name (a
-// string and a pointer for each of 312,300 names at 104,100 logos),
-// nor every summary in memory at once.
+// The names are first hashed, one by one: most builds have no two logos
+// declaring one name, and then need no map of every name (a string and a
+// pointer for each of 312,300 names at 104,100 logos), nor every summary
+// in memory at once. With the summaries in memory too (a rebuild's): for
+// 3,470 logos the hashes take 1.4 ms where the map took 3.1
+// (BenchmarkCheckAllComponents).
 func checkAllComponents(sums *summaryList, others []*LogoSource, used map[string]bool, suffixes []string) (ProblemList, error) {
 	more := otherSummaries(others) // each logo.yaml parsed once
-	if sums.spilled() {
-		suspect, err := mayShareComponent(sums, more, used, suffixes)
-		if err != nil || !suspect {
-			return nil, err
-		}
+	suspect, err := mayShareComponent(sums, more, used, suffixes)
+	if err != nil || !suspect {
+		return nil, err
 	}
 	all, err := sums.all()
 	if err != nil {
@@ -117,20 +117,17 @@ func mayShareComponent(sums *summaryList, others []*logoSummary, used map[string
 	// 104,100 logos held, 7.5 MB.
 	return hashPasses(n, func(mine func(uint64) bool, size int) (bool, error) {
 		seen := make([]uint64, 0, size)
-		var h maphash.Hash
-		h.SetSeed(seed)
+		var name []byte // a declared name, reused
 		visit := func(l *logoSummary) error {
 			if l.Component == "" {
 				return nil
 			}
 			for _, x := range suffixes {
-				if used[l.Component+x] {
+				name = append(append(name[:0], l.Component...), x...)
+				if used[string(name)] {
 					return errStop
 				}
-				h.Reset()
-				h.WriteString(l.Component)
-				h.WriteString(x)
-				if k := h.Sum64(); mine(k) {
+				if k := maphash.Bytes(seed, name); mine(k) {
 					seen = append(seen, k)
 				}
 			}

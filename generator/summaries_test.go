@@ -192,3 +192,29 @@ func TestPlaceMakesFolders(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckAllComponents is the component check of a rebuild of
+// 3,470 logos, whose summaries are in memory: the hash pass
+// (checkAllComponents) against the map of every name (checkComponents).
+func BenchmarkCheckAllComponents(b *testing.B) {
+	var sums []*logoSummary
+	for i := range 3470 {
+		sums = append(sums, &logoSummary{Slug: fmt.Sprint("logo", i), Component: fmt.Sprint("Logo", i, "Icon")})
+	}
+	used := map[string]bool{"Icon": true, "IconProps": true}
+	suffixes := []string{"", "Props", "Variant"}
+	b.Run("hashes", func(b *testing.B) {
+		for b.Loop() {
+			if probs, err := checkAllComponents(memSummaries(sums), nil, used, suffixes); err != nil || len(probs) > 0 {
+				b.Fatal(probs, err)
+			}
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		for b.Loop() {
+			if probs := checkComponents(sums, used, suffixes); len(probs) > 0 {
+				b.Fatal(probs)
+			}
+		}
+	})
+}
