@@ -10,15 +10,15 @@ import (
 // that file to JSX for the registry from the same parse. A <title> naming
 // the logo is added where a source has none, and ids are prefixed with the
 // slug and variant (IDPrefix), so that logos inlined in one page never
-// share an id.
-func optimise(l *Logo) ProblemList {
+// share an id. memo is the one the logo's checks filled (validateLogo).
+func optimise(l *Logo, memo *svg.Memo) ProblemList {
 	var probs ProblemList
 	for _, v := range l.Variants {
 		r, err := svg.OptimiseDocument(v.doc, v.Info, svg.Options{
 			Rules:    rulesFor(v.Variant),
 			Title:    l.Name,
 			IDPrefix: IDPrefix(l.Slug, v.Variant),
-			Memo:     l.memo,
+			Memo:     memo,
 		})
 		if err != nil {
 			probs.Errorf(problem.Internal, v.Path, 0, 0, "%v; this is a bug in logoindex: please report it with the file", err)
@@ -31,7 +31,6 @@ func optimise(l *Logo) ProblemList {
 		}
 		v.Optimised, v.JSX, v.doc = r.Data, j, nil
 	}
-	l.memo = nil
 	return probs
 }
 

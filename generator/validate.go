@@ -45,8 +45,6 @@ type Logo struct {
 	Install     string         // as written in logo.yaml; "" means the build's template
 	Variants    []*VariantFile // in the order of Variants
 	MetaPath    string         // display path of logo.yaml
-
-	memo *svg.Memo // the variants' paths, until the optimise stage
 }
 
 // Variant returns the named variant, or nil when the logo lacks it.
@@ -148,26 +146,30 @@ func (cs *categorySet) counts(logos *summaryList) ([]CategoryCount, error) {
 // stages of a single logo, as both Validate and BuildTree run them. It
 // returns a nil Logo when anything is wrong, with every problem found.
 func checkLogo(ls *LogoSource, cs *categorySet) (*Logo, ProblemList) {
-	l, probs := validateLogo(ls, cs.known, cs.have)
+	// The variants often draw the same paths: each is checked and rounded
+	// once (svg.Memo).
+	memo := new(svg.Memo)
+	l, probs := validateLogo(ls, cs.known, cs.have, memo)
 	if l == nil {
 		return nil, probs
 	}
-	probs = append(probs, optimise(l)...)
+	probs = append(probs, optimise(l, memo)...)
 	if len(probs.Errors()) > 0 {
 		return nil, probs
 	}
 	return l, probs
 }
 
-// validateLogo checks one logo folder. It returns a nil Logo when anything
-// is wrong, with every problem found.
-func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Logo, ProblemList) {
+// validateLogo checks one logo folder, with the checks of its paths
+// remembered in memo. It returns a nil Logo when anything is wrong, with
+// every problem found.
+func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool, memo *svg.Memo) (*Logo, ProblemList) {
 	var probs ProblemList
 	if ls.Meta == nil {
 		// Load has reported it; the SVGs are still worth checking.
 		for _, name := range Variants {
 			if f := ls.Variants[name]; f != nil {
-				_, _, p := checkVariant(name, f, nil)
+				_, _, p := checkVariant(name, f, memo)
 				probs = append(probs, p...)
 			}
 		}
@@ -202,7 +204,6 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		Component:  m.Component,
 		Install:    m.Install,
 		MetaPath:   metaPath,
-		memo:       new(svg.Memo),
 	}
 	if logo.Component == "" && m.Name != "" {
 		logo.Component = DefaultComponent(m.Name, ls.Slug)
@@ -214,7 +215,7 @@ func validateLogo(ls *LogoSource, knownCats map[string]bool, haveCats bool) (*Lo
 		if f == nil {
 			continue
 		}
-		doc, info, p := checkVariant(name, f, logo.memo)
+		doc, info, p := checkVariant(name, f, memo)
 		probs = append(probs, p...)
 		fm := FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL}
 		if o, ok := overrides[name]; ok {
