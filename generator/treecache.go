@@ -589,26 +589,28 @@ func (t *tree) recordDirs() error {
 		return t.recordRoot()
 	}
 	t.rec.Dirs = map[string]int64{}
-	err := t.rec.eachName(func(name string) error {
-		for d := path.Dir(name); ; d = path.Dir(d) {
-			if _, ok := t.rec.Dirs[d]; ok {
-				break
-			}
-			st, err := t.lstat(d)
-			if err != nil {
-				return err
-			}
-			t.rec.Dirs[strings.Clone(d)] = st.mtime // name may be a spill's
-			if d == "." {
-				break
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := t.rec.eachName(func(name string) error { return t.recordUp(path.Dir(name)) }); err != nil {
 		return err
 	}
 	return t.recordRoot()
+}
+
+// recordUp records the mtime of folder d and of its parents up to the
+// first on record.
+func (t *tree) recordUp(d string) error {
+	for ; ; d = path.Dir(d) {
+		if _, ok := t.rec.Dirs[d]; ok {
+			return nil
+		}
+		st, err := t.lstat(d)
+		if err != nil {
+			return err
+		}
+		t.rec.Dirs[strings.Clone(d)] = st.mtime // d may be a spill's
+		if d == "." {
+			return nil
+		}
+	}
 }
 
 // recordTouched records the mtime of the folders this build changed (and
@@ -623,21 +625,8 @@ func (t *tree) recordTouched() error {
 		delete(t.rec.Dirs, d)
 	}
 	for _, d := range dirs {
-		for ; ; d = path.Dir(d) {
-			if _, ok := t.rec.Dirs[d]; ok {
-				break
-			}
-			st, err := t.lstat(d)
-			if errors.Is(err, fs.ErrNotExist) {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			t.rec.Dirs[d] = st.mtime
-			if d == "." {
-				break
-			}
+		if err := t.recordUp(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
 		}
 	}
 	return nil
