@@ -84,7 +84,18 @@ func filledCache() *treeCache {
 // back: a field added to the cache's types and not to its encoding fails
 // here.
 func TestCacheRoundTrip(t *testing.T) {
-	want := filledCache()
+	// The second cache's first tree has a record larger than the
+	// encoder's buffer, which a cache written again copies whole.
+	big := filledCache()
+	for i := range 5000 {
+		big.Trees[0].Files[fmt.Sprintf("logos/logo-%d/icon.svg", i)] = fileState{Size: int64(i), MTime: int64(i) << 30, Ino: uint64(i)}
+	}
+	for i, want := range []*treeCache{filledCache(), big} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) { testCacheRoundTrip(t, want) })
+	}
+}
+
+func testCacheRoundTrip(t *testing.T, want *treeCache) {
 	var buf bytes.Buffer
 	if err := encodeCache(&buf, want); err != nil {
 		t.Fatal(err)
