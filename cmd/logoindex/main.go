@@ -32,7 +32,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "publish" {
 		execPublish(os.Args[2:]) // returns only when it cannot
 	}
-	setHeapFloor()
+	setMemoryFloor()
 	cli.Main(run)
 }
 
