@@ -376,11 +376,9 @@ func (b *builder) removeTrash() {
 	b.trash = nil
 }
 
-// build times one build of src into out, after a write-back of what came
-// before: the no-op and one-change rebuilds ran right after cp -r or a
-// clean build of 18,490 files, and paid for its write-back (the artwork
-// rebuilds' median was 0.165 s in the bench and 0.106 s with a sync
-// before each).
+// build times one build of src into out after a write-back of what came
+// before, as every timed run: the no-op and one-change rebuilds run right
+// after a cp -r or a clean build of 18,490 files.
 func (b *builder) build(ctx context.Context, st *stage, label string, env []string, src, out string) (run, error) {
 	writeBack()
 	return timed(ctx, st, label, env, b.limit, b.bin, "build", "-src", src, "-out", out, "-base-url", benchBaseURL)
