@@ -20,7 +20,7 @@ import (
 // reset after each collection kept: a goal computed from the last
 // collection's live heap with a percentage the one before set, which
 // made goals of up to 45 MB and peaks of 36 to 57 MB resident for 13,880
-// logos, run to run (33 to 35 MB with this floor).
+// logos, run to run (36 to 38 MB with this floor).
 const memoryFloor = 28 << 20
 
 // setMemoryFloor makes the collector collect when the runtime's memory
