@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"logoindex/generator/svg"
@@ -103,16 +104,27 @@ func newRegistryRenderer(base string, tmpl fs.FS) (*registryRenderer, error) {
 
 // item renders r/<slug>.json, the registry item of one logo.
 func (r *registryRenderer) item(l *Logo) (OutFile, error) {
-	src, err := componentSource(r.component, r.embedded, l, r.base)
-	if err != nil {
+	src := sourcePool.Get().(*bytes.Buffer)
+	defer sourcePool.Put(src)
+	src.Reset()
+	if err := componentSource(src, r.component, r.embedded, l, r.base); err != nil {
 		return OutFile{}, err
 	}
 	// As encoding/json writes, indented by two spaces, the item
 	// registryEntry gives with the schema and the source
 	// (TestRegistryWriter).
-	b := newEntryWriter(r.base).registryItem(summarize(l), "\n  ", registryItemSchema, src)
+	w := newEntryWriter(r.base)
+	// Room for the source escaped (a quote or a newline on most of its
+	// lines) and the rest: grown by appends, it was a fifth of what the
+	// build allocates.
+	w.buf = make([]byte, 0, src.Len()+src.Len()/4+2<<10)
+	b := w.registryItem(summarize(l), "\n  ", registryItemSchema, src.Bytes())
 	return OutFile{Name: "r/" + l.Slug + ".json", Data: append(b, '\n'), Logo: l.Slug}, nil
 }
+
+// sourcePool keeps the buffers of the components' sources from logo to
+// logo: grown for each, they were a tenth of the bytes a build allocates.
+var sourcePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // index renders r/registry.json, which lists every item without its
 // content: `shadcn add` fetches each item's own file, r/<slug>.json.
@@ -131,7 +143,7 @@ func (r *registryRenderer) index(w io.Writer, logos *summaryList) error {
 // encoding/json took 31 ms for 3,470 logos. The entry is good until the
 // next call.
 func (w *entryWriter) registryEntry(l *logoSummary) preEncoded {
-	return w.registryItem(l, "\n      ", "", "")
+	return w.registryItem(l, "\n      ", "", nil)
 }
 
 // registryItem writes the item registryEntry gives for l, with schema and
@@ -139,7 +151,7 @@ func (w *entryWriter) registryEntry(l *logoSummary) preEncoded {
 // depth of an item in the index, or at the top of an item's own file.
 // encoding/json took 110 µs an item file, to indent the whole of it again
 // after writing it.
-func (w *entryWriter) registryItem(l *logoSummary, nl, schema, content string) preEncoded {
+func (w *entryWriter) registryItem(l *logoSummary, nl, schema string, content []byte) preEncoded {
 	b, enc := w.buf[:0], w.enc
 	b = append(b, '{')
 	if schema != "" {
@@ -175,7 +187,7 @@ func (w *entryWriter) registryItem(l *logoSummary, nl, schema, content string) p
 	d = append(append(append(d[:0], "components/logos/"...), l.Slug...), ".tsx"...)
 	b = appendJSONString(b, d, enc)
 	b = append(append(append(b, ','), nl...), `    "type": "`+registryItemType+`"`...)
-	if content != "" {
+	if len(content) > 0 {
 		b = append(append(append(b, ','), nl...), `    "content": `...)
 		b = appendJSONString(b, content, enc)
 	}
@@ -234,23 +246,22 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 	return t, nil
 }
 
-// componentSource renders the component of one logo, the content of its
-// registry item: by t or, when t is the embedded template, by
+// componentSource writes the component of one logo, the content of its
+// registry item, to src: by t or, when t is the embedded template, by
 // componentData.tsx.
-func componentSource(t *template.Template, embedded bool, l *Logo, base string) (string, error) {
+func componentSource(src *bytes.Buffer, t *template.Template, embedded bool, l *Logo, base string) error {
 	data := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: base + "/logos/" + l.Slug + "/"}
 	for _, v := range l.Variants {
 		data.Variants = append(data.Variants, componentVariant{
 			Name: v.Variant, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, JSX: v.JSX,
 		})
 	}
-	var src bytes.Buffer
 	if embedded {
-		data.tsx(&src)
-	} else if err := t.Execute(&src, data); err != nil {
-		return "", fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
+		data.tsx(src)
+	} else if err := t.Execute(src, data); err != nil {
+		return fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
 	}
-	return src.String(), nil
+	return nil
 }
 
 // tsx writes the component as the embedded component.tsx.tmpl does (a

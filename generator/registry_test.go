@@ -193,7 +193,7 @@ func checkRegistryWriter(t *testing.T, base string, l *logoSummary) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := append(w.registryItem(l, "\n  ", registryItemSchema, content), '\n'); string(got) != string(want) {
+		if got := append(w.registryItem(l, "\n  ", registryItemSchema, []byte(content)), '\n'); string(got) != string(want) {
 			t.Fatalf("item file, base %q, logo %+v, content %q (-encoding/json +registryItem):\n%s", base, l, content, cmp.Diff(string(want), string(got)))
 		}
 	}

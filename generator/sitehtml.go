@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tdewolff/minify/v2/css"
@@ -647,12 +648,27 @@ func (r *siteRenderer) logoPageSkeleton(d *logoData) ([]byte, bool, error) {
 	if d.Root != logoRoot { // a constant, so no two values make one URL
 		return nil, false, nil
 	}
-	var raw bytes.Buffer
-	raw.Grow(16 << 10)
-	sk := &skeletonValues{vals: make([]skeletonValue, 0, 64)}
-	d.write(htmlWriter{&raw, sk})
-	return r.fillSkeleton(nil, raw.Bytes(), sk)
+	sk := skeletonPool.Get().(*pageScratch)
+	defer skeletonPool.Put(sk)
+	sk.raw.Reset()
+	sk.vals, sk.odd = sk.vals[:0], false
+	d.write(htmlWriter{&sk.raw, &sk.skeletonValues})
+	return r.fillSkeleton(nil, sk.raw.Bytes(), &sk.skeletonValues)
 }
+
+// pageScratch is a logo page's skeleton and values as they are written,
+// kept from page to page: they were a tenth of the bytes a build allocates.
+// Neither outlives logoPageSkeleton: fillSkeleton copies what it keeps.
+type pageScratch struct {
+	raw bytes.Buffer
+	skeletonValues
+}
+
+var skeletonPool = sync.Pool{New: func() any {
+	sk := &pageScratch{skeletonValues: skeletonValues{vals: make([]skeletonValue, 0, 128)}}
+	sk.raw.Grow(16 << 10)
+	return sk
+}}
 
 // fillSkeleton appends to b what the minifier makes of a page or a
 // fragment written as the skeleton raw with the values sk: the skeleton
