@@ -220,13 +220,31 @@ type jsxAttr struct {
 // spread object, which it does not check, so an unusual attribute still
 // compiles and React still renders it.
 func (a jsxAttr) jsx() string {
+	var b strings.Builder
+	a.writeTo(&b)
+	return b.String()
+}
+
+// writeTo writes what jsx returns to b.
+func (a jsxAttr) writeTo(b *strings.Builder) {
 	if !jsxNameRE.MatchString(a.name) || !typedProps[a.name] && !strings.Contains(a.name, "-") {
-		return "{...{" + escape.JSString(a.name) + ": " + a.expr + "}}"
+		b.WriteString("{...{")
+		b.WriteString(escape.JSString(a.name))
+		b.WriteString(": ")
+		b.WriteString(a.expr)
+		b.WriteString("}}")
+		return
 	}
+	b.WriteString(a.name)
 	if a.isLit {
-		return a.name + `="` + a.lit + `"`
+		b.WriteString(`="`)
+		b.WriteString(a.lit)
+		b.WriteByte('"')
+		return
 	}
-	return a.name + "={" + a.expr + "}"
+	b.WriteString("={")
+	b.WriteString(a.expr)
+	b.WriteByte('}')
 }
 
 // attrs converts the attributes of n in the order of the file, dropping
@@ -362,16 +380,20 @@ func (c *jsxConv) child(b *strings.Builder, n *Node, depth int, inText bool) {
 		b.WriteString(ind + "<title")
 		for _, a := range c.attrs(n) {
 			if a.name == "id" {
-				b.WriteString(" " + a.jsx())
+				b.WriteByte(' ')
+				a.writeTo(b)
 			}
 		}
 		b.WriteString(">{" + escape.JSString(text.String()) + "}</title>\n")
 		return
 	}
-	b.WriteString(ind + "<" + n.Local)
+	b.WriteString(ind)
+	b.WriteByte('<')
+	b.WriteString(n.Local)
 	for _, a := range c.attrs(n) {
 		if a.name != "xmlns" { // only the root declares its namespace
-			b.WriteString(" " + a.jsx())
+			b.WriteByte(' ')
+			a.writeTo(b)
 		}
 	}
 	inText = inText || textElements[n.Local]
@@ -387,7 +409,10 @@ func (c *jsxConv) child(b *strings.Builder, n *Node, depth int, inText bool) {
 	for _, k := range n.Children {
 		c.child(b, k, depth+1, inText)
 	}
-	b.WriteString(ind + "</" + n.Local + ">\n")
+	b.WriteString(ind)
+	b.WriteString("</")
+	b.WriteString(n.Local)
+	b.WriteString(">\n")
 }
 
 // Segments: a value is a list of literal strings with the prefix between
