@@ -368,12 +368,19 @@ type builder struct {
 // discard notes that dir is to be removed, by removeTrash.
 func (b *builder) discard(dir string) { b.trash = append(b.trash, dir) }
 
-// removeTrash removes the folders discard noted.
+// removeTrash removes the folders discard noted, and says that the
+// removal slows what creates files on this machine for a while: a second
+// run started right away measures it.
 func (b *builder) removeTrash() {
+	if len(b.trash) == 0 {
+		return
+	}
+	st := startStage("remove the build trees", -1)
 	for _, dir := range b.trash {
 		os.RemoveAll(dir)
 	}
 	b.trash = nil
+	st.End("removed; wait ten minutes before timing anything that writes files on this machine (bench/README.md)")
 }
 
 // build times one build of src into out after a write-back of what came
