@@ -12,11 +12,12 @@ import (
 // a run may grow to before it collects: 28 MB.
 //
 // A build keeps little in memory (what the cache needs waits on disk),
-// 1 to 8 MB for 3,470 to 13,880 logos, and allocates a gigabyte on the
-// way; with Go's default (collect when the heap is twice what is live, at
-// least 4 MB) that was 659 collections and a sixth of a clean build's CPU.
-// With this floor a clean build of 3,470 logos collects 49 times, as
-// often as with the heap goal of 16 MB this replaced (54), which a GOGC
+// 1 to 8 MB for 3,470 to 13,880 logos, and allocates 343 MB on the way
+// (a gigabyte once, when Go's default, collecting when the heap is twice
+// what is live and at least 4 MB, made 659 collections and took a sixth
+// of a clean build's CPU). With this floor a clean build of 3,470 logos
+// collects 27 times; when it came it collected 49 times, as often as
+// with the heap goal of 16 MB it replaced (54), which a GOGC
 // reset after each collection kept: a goal computed from the last
 // collection's live heap with a percentage the one before set, which
 // made goals of up to 45 MB and peaks of 36 to 57 MB resident for 13,880
