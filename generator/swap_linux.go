@@ -60,7 +60,7 @@ const haveStatAt = true
 func readDirAt(fd int, name string) ([]fs.DirEntry, error) {
 	var nfd int
 	err := retry(func() (err error) {
-		nfd, err = unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		nfd, err = rawOpenat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		return err
 	})
 	if err != nil {
@@ -95,7 +95,7 @@ func readAt(fd int, name string, limit int64) ([]byte, error) {
 	}
 	var nfd int
 	err := retry(func() (err error) {
-		nfd, err = unix.Openat2(fd, name, &how)
+		nfd, err = rawOpenat2(fd, name, &how)
 		return err
 	})
 	switch err {
@@ -111,7 +111,7 @@ func readAt(fd int, name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	defer unix.Close(nfd)
+	defer rawClose(nfd)
 	var st unix.Stat_t
 	if err := retry(func() error { return unix.Fstat(nfd, &st) }); err != nil {
 		return nil, &fs.PathError{Op: "fstat", Path: name, Err: err}
@@ -141,7 +141,7 @@ type fdReader int
 func (fd fdReader) Read(p []byte) (int, error) {
 	var n int
 	err := retry(func() (err error) {
-		n, err = unix.Read(int(fd), p)
+		n, err = rawRead(int(fd), p)
 		return err
 	})
 	switch {
@@ -151,6 +151,14 @@ func (fd fdReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+// mkdir is os.Mkdir(name, 0o755), made as a raw system call.
+func mkdir(name string) error {
+	if err := retry(func() error { return rawMkdirat(unix.AT_FDCWD, name, 0o755) }); err != nil {
+		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
+	}
+	return nil
 }
 
 // statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW).
@@ -193,7 +201,7 @@ func retry(f func() error) error {
 func writeNew(name string, data []byte) (*fileStat, error) {
 	var fd int
 	err := retry(func() (err error) {
-		fd, err = unix.Open(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+		fd, err = rawOpenat(unix.AT_FDCWD, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_LARGEFILE, 0o644)
 		return err
 	})
 	if err != nil {
@@ -202,7 +210,7 @@ func writeNew(name string, data []byte) (*fileStat, error) {
 	op := "write"
 	for len(data) > 0 && err == nil {
 		var n int
-		n, err = unix.Write(fd, data)
+		n, err = rawWrite(fd, data)
 		switch {
 		case err == unix.EINTR:
 			err = nil
@@ -218,7 +226,7 @@ func writeNew(name string, data []byte) (*fileStat, error) {
 	}
 	// Linux closes the descriptor even when close reports EINTR: it is
 	// never retried, and EINTR is no failure.
-	if cerr := unix.Close(fd); err == nil && cerr != nil && cerr != unix.EINTR {
+	if cerr := rawClose(fd); err == nil && cerr != nil && cerr != unix.EINTR {
 		op, err = "close", cerr
 	}
 	if err != nil {

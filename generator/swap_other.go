@@ -22,6 +22,8 @@ func statAt(fd int, name string) (fileStat, error) { return fileStat{}, errors.E
 
 func readDirAt(fd int, name string) ([]fs.DirEntry, error) { return nil, errors.ErrUnsupported }
 
+func mkdir(name string) error { return os.Mkdir(name, 0o755) }
+
 func readAt(fd int, name string, limit int64) ([]byte, error) { return nil, errors.ErrUnsupported }
 
 // writeNew creates the file name, which must not exist, and returns its

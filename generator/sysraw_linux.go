@@ -1,0 +1,80 @@
+//go:build linux
+
+package generator
+
+import (
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The build's file system calls on its hot paths (creating, writing and
+// closing each output, making its folders, opening and reading each
+// source) are made as raw system calls, which keep the goroutine's P.
+// Go's usual call gives its P up to another thread once the call has
+// lasted a sysmon tick (20 µs), which creating a file or a folder often
+// does: a clean build of the 3,470 simple-icons logos on 2 cores made
+// 13,000 context switches so, and 2,400 to 3,100 with these. Each call
+// is the kernel's work on a file the build alone touches, which keeps a
+// CPU busy either way, and none waits on another process: outputs are
+// created with O_EXCL, and sources opened with O_NONBLOCK, so a FIFO put
+// in place of one does not block the open. What it costs: a call that
+// waits on a slow disk holds its P while it waits.
+
+// rawOpenat is openat(2).
+func rawOpenat(dirfd int, name string, flags int, mode uint32) (int, error) {
+	p, err := unix.BytePtrFromString(name)
+	if err != nil {
+		return -1, err
+	}
+	r, _, e := unix.RawSyscall6(unix.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(flags), uintptr(mode), 0, 0)
+	return int(r), errnoErr(e)
+}
+
+// rawOpenat2 is openat2(2).
+func rawOpenat2(dirfd int, name string, how *unix.OpenHow) (int, error) {
+	p, err := unix.BytePtrFromString(name)
+	if err != nil {
+		return -1, err
+	}
+	r, _, e := unix.RawSyscall6(unix.SYS_OPENAT2, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(how)), unsafe.Sizeof(*how), 0, 0)
+	return int(r), errnoErr(e)
+}
+
+// rawMkdirat is mkdirat(2).
+func rawMkdirat(dirfd int, name string, mode uint32) error {
+	p, err := unix.BytePtrFromString(name)
+	if err != nil {
+		return err
+	}
+	_, _, e := unix.RawSyscall(unix.SYS_MKDIRAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(mode))
+	return errnoErr(e)
+}
+
+// rawRead is read(2).
+func rawRead(fd int, b []byte) (int, error) {
+	r, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+	return int(r), errnoErr(e)
+}
+
+// rawWrite is write(2).
+func rawWrite(fd int, b []byte) (int, error) {
+	r, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+	return int(r), errnoErr(e)
+}
+
+// rawClose is close(2).
+func rawClose(fd int) error {
+	_, _, e := unix.RawSyscall(unix.SYS_CLOSE, uintptr(fd), 0, 0)
+	return errnoErr(e)
+}
+
+// errnoErr returns nil for 0, and e itself otherwise, which errors.Is
+// matches against fs.ErrNotExist and the like.
+func errnoErr(e syscall.Errno) error {
+	if e == 0 {
+		return nil
+	}
+	return e
+}
