@@ -306,7 +306,10 @@ func (s *sourceDir) statInputs(slug string) (folder inputStat, inputs []inputSta
 	if !ok {
 		return folder, nil, nil
 	}
-	entries, err := fs.ReadDir(s.fsys, slug)
+	// Through the folder's descriptor where there is one: fs.ReadDir on
+	// an os.DirFS opens the folder for the poller (five more system
+	// calls), and each entry's Info is a stat by the whole path.
+	entries, err := s.stats.readDir(slug)
 	if err != nil {
 		return folder, nil, nil
 	}
@@ -322,12 +325,8 @@ func (s *sourceDir) statInputs(slug string) (folder inputStat, inputs []inputSta
 		if !e.Type().IsRegular() {
 			return folder, nil, entries
 		}
-		info, err := e.Info()
-		if err != nil {
-			return folder, nil, entries
-		}
-		st := statOfInfo(info)
-		if st.ino == 0 {
+		st, err := s.stats.lstat(rel)
+		if err != nil || !st.mode.IsRegular() || st.ino == 0 {
 			return folder, nil, entries
 		}
 		in = append(in, st.input(e.Name()))
