@@ -267,3 +267,70 @@ func TestReadSourceBothWays(t *testing.T) {
 		t.Errorf("fifo: readAt gives %q %q, want: not a regular file", data, prob)
 	}
 }
+
+// TestWriteNewAndMkdirAsOSDoes checks writeNew and mkdir, which make
+// their own system calls on Linux (sysraw_linux.go), against os: the same
+// errors for an existing name, a missing folder and a file in the way,
+// and the same file.
+func TestWriteNewAndMkdirAsOSDoes(t *testing.T) {
+	dir := t.TempDir()
+	for _, side := range []string{"a", "b"} {
+		for _, name := range []string{"folder", "folder-d", "file-d"} {
+			if err := os.MkdirAll(filepath.Join(dir, side, name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, side, "file"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kind := func(err error) string {
+		for _, k := range []struct {
+			target error
+			name   string
+		}{{fs.ErrExist, "exists"}, {fs.ErrNotExist, "not found"}, {syscall.ENOTDIR, "not a folder"}} {
+			if errors.Is(err, k.target) {
+				return k.name
+			}
+		}
+		if err != nil {
+			return err.Error()
+		}
+		return "ok"
+	}
+	osWrite := func(name string, data []byte) error {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		return errors.Join(err, f.Close())
+	}
+	data := []byte(strings.Repeat("<svg/>", 20000))
+	for _, name := range []string{"new", "file", "folder", "missing/new", "file/new"} {
+		got := kind(func() error { _, err := writeNew(filepath.Join(dir, "a", name), data); return err }())
+		want := kind(osWrite(filepath.Join(dir, "b", name), data))
+		if got != want {
+			t.Errorf("writeNew %s: %s, os: %s", name, got, want)
+		}
+		got = kind(mkdir(filepath.Join(dir, "a", name+"-d")))
+		want = kind(os.Mkdir(filepath.Join(dir, "b", name+"-d"), 0o755))
+		if got != want {
+			t.Errorf("mkdir %s: %s, os: %s", name, got, want)
+		}
+	}
+	st, err := writeNew(filepath.Join(dir, "c"), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(filepath.Join(dir, "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(statOfInfo(info), *st, cmp.AllowUnexported(fileStat{})); diff != "" {
+		t.Errorf("writeNew's stat differs from os.Lstat's (-os +writeNew):\n%s", diff)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "c")); err != nil || string(b) != string(data) {
+		t.Errorf("writeNew wrote %d bytes (%v), want %d", len(b), err, len(data))
+	}
+}
