@@ -548,3 +548,28 @@ func TestTimedCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintTableScaleCopy checks that the cp -r of a scaled tree shows in
+// the table and in its goal's figure, and stays out when not measured.
+func TestPrintTableScaleCopy(t *testing.T) {
+	r := &Results{Date: "2026-01-01", Machine: "m", Runs: 3, Build: &BuildRow{
+		Logos: 3470, Files: 18490, Clean: 2, Copy: 1, CopyRatio: 2, PeakRSSMB: 35,
+		X4:    &ScaleRow{Copies: 4, Logos: 13880, Files: 73930, Seconds: 8, TimeRatio: 4, PerLogoRatio: 1, PeakRSSMB: 35, RSSRatio: 1},
+		Scale: &ScaleRow{Copies: 30, Logos: 104100, Files: 554413, Seconds: 90, TimeRatio: 45, PerLogoRatio: 1.5, PeakRSSMB: 38, RSSRatio: 38.0 / 35, Copy: 45, CopyPerFileRatio: 1.5},
+	}}
+	r.Goals = goals(r)
+	var b bytes.Buffer
+	printTable(&b, r)
+	for _, want := range []string{
+		"30x: cp -r of its output",
+		"1.50x the time per file of the 1x cp -r",
+		"1.50x per logo (CPU 0.00x per logo); cp -r of it: 1.50x the time per file of the 1x cp -r",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "4x: cp -r") {
+		t.Errorf("the table shows a cp -r of the 4x tree, which was not measured:\n%s", b.String())
+	}
+}
