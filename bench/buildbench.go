@@ -354,32 +354,35 @@ type builder struct {
 	bin   string
 	limit int64 // bytes of resident memory, 0 for none
 	runs  int
-	// trash is the folders to remove once no timed run follows. A
-	// removal before a timed run made the run pay for it: this machine
-	// kind's ext4 has no journal, and then its inode allocator skips
-	// every inode freed in the last 60 s (360 s while the inode table is
-	// not written back), reading the inode of each (find_inode_bit,
-	// recently_deleted; a fifth and more of the kernel's time by perf).
-	// cp -r of 18,490 files took 13.9 s after the removal of the last
-	// copy and 1.2 s without one.
-	trash []string
+	trash *trash
 }
 
-// discard notes that dir is to be removed, by removeTrash.
-func (b *builder) discard(dir string) { b.trash = append(b.trash, dir) }
+// discard notes that dir is to be removed, once no timed run follows.
+func (b *builder) discard(dir string) { b.trash.dirs = append(b.trash.dirs, dir) }
 
-// removeTrash removes the folders discard noted, and says that the
-// removal slows what creates files on this machine for a while: a second
-// run started right away measures it.
-func (b *builder) removeTrash() {
-	if len(b.trash) == 0 {
+// trash is the folders a run removes once its table is printed: the
+// removal of the 30x tree and its copy, over a million files, takes
+// minutes. A removal before a timed run made the run pay for it: this
+// machine kind's ext4 has no journal, and then its inode allocator
+// skips every inode freed in the last 60 s (360 s while the inode table
+// is not written back), reading the inode of each (find_inode_bit,
+// recently_deleted; a fifth and more of the kernel's time by perf).
+// cp -r of 18,490 files took 13.9 s after the removal of the last copy
+// and 1.2 s without one.
+type trash struct{ dirs []string }
+
+// remove removes the folders, and says that the removal slows what
+// creates files on this machine for a while: a second run started right
+// away measures it.
+func (t *trash) remove() {
+	if len(t.dirs) == 0 {
 		return
 	}
 	st := startStage("remove the build trees", -1)
-	for _, dir := range b.trash {
+	for _, dir := range t.dirs {
 		os.RemoveAll(dir)
 	}
-	b.trash = nil
+	t.dirs = nil
 	st.End("removed; wait ten minutes before timing anything that writes files on this machine (bench/README.md)")
 }
 
@@ -441,8 +444,7 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		return err
 	}
 	st.End("%d logos in %s", len(slugs), src)
-	b := &builder{bin: bin, limit: cfg.maxRSS, runs: cfg.runs}
-	defer b.removeTrash()
+	b := &builder{bin: bin, limit: cfg.maxRSS, runs: cfg.runs, trash: cfg.trash}
 	row := &BuildRow{Logos: len(slugs), Runs: cfg.runs}
 	res.Build = row
 	label := fmt.Sprintf("build %d", len(slugs))

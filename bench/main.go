@@ -61,9 +61,10 @@ type config struct {
 	render, build    bool
 	renderer         string
 	corpora          map[string]bool
-	sample           int   // files of simple-icons in a quick run; 0 for a full run
-	scale            int   // copies of the scale run; 0 for none
-	maxRSS           int64 // bytes; a build over it is killed
+	sample           int    // files of simple-icons in a quick run; 0 for a full run
+	scale            int    // copies of the scale run; 0 for none
+	maxRSS           int64  // bytes; a build over it is killed
+	trash            *trash // removed after the table is printed
 }
 
 func runBench() error {
@@ -128,6 +129,7 @@ func runBench() error {
 			logf("%v", err)
 		}
 	}
+	cfg.trash = &trash{}
 	err := measure(ctx, cfg, res, save)
 	if ctx.Err() != nil {
 		res.Interrupted = true
@@ -144,6 +146,7 @@ func runBench() error {
 	if res.Interrupted {
 		logf("interrupted: the figures above, measured so far, are in %s", cfg.out)
 	}
+	cfg.trash.remove()
 	return err
 }
 
