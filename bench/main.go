@@ -130,6 +130,7 @@ func runBench() error {
 		}
 	}
 	cfg.trash = &trash{}
+	defer cfg.trash.remove() // after the table, whatever happens
 	err := measure(ctx, cfg, res, save)
 	if ctx.Err() != nil {
 		res.Interrupted = true
@@ -146,7 +147,6 @@ func runBench() error {
 	if res.Interrupted {
 		logf("interrupted: the figures above, measured so far, are in %s", cfg.out)
 	}
-	cfg.trash.remove()
 	return err
 }
 
