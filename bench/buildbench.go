@@ -360,9 +360,8 @@ type builder struct {
 // discard notes that dir is to be removed, once no timed run follows.
 func (b *builder) discard(dir string) { b.trash.dirs = append(b.trash.dirs, dir) }
 
-// trash is the folders a run removes once its table is printed: the
-// removal of the 30x tree and its copy, over a million files, takes
-// minutes. A removal before a timed run made the run pay for it: this
+// trash is the folders a run removes once no timed run follows. A
+// removal before a timed run made the run pay for it: this
 // machine kind's ext4 has no journal, and then its inode allocator
 // skips every inode freed in the last 60 s (360 s while the inode table
 // is not written back), reading the inode of each (find_inode_bit,
