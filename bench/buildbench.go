@@ -669,9 +669,11 @@ func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src
 		st.End("stopped")
 		return err
 	}
-	if _, s.Files, err = output(dir); err != nil {
+	dist, files, err := output(dir)
+	if err != nil {
 		return err
 	}
+	s.Files = files
 	s.Seconds, s.Runs = secs(full), runSecs(full)
 	s.PeakRSSMB = mb(maxRSS(full))
 	s.TimeRatio = s.Seconds / row.Clean
@@ -688,10 +690,6 @@ func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src
 	// of what does not stay linear. The copy goes with out.
 	if row.Copy == 0 || row.Files == 0 {
 		return nil
-	}
-	dist, _, err := output(dir)
-	if err != nil {
-		return err
 	}
 	st = startStage(fmt.Sprintf("build %d: cp -r", s.Logos), 1)
 	writeBack()
