@@ -215,8 +215,9 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 
 	// Phase one: every logo, from the cache or computed; computed files
 	// go into the standby at once.
-	b.slugs, b.logos = slugs, make([]builtLogo, len(slugs))
-	par.For(ctx, len(slugs), opts.Workers, func(i int) { b.logos[i] = b.logo(slugs[i]) })
+	b.slugs, b.logos = packStrings(slugs), make([]builtLogo, len(slugs))
+	slugs = nil
+	par.For(ctx, len(b.logos), opts.Workers, func(i int) { b.logos[i] = b.logo(b.slugs.at(i)) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -364,8 +365,8 @@ type treeBuild struct {
 	live, standby *tree
 	standbyOnce   sync.Once
 
-	slugs      []string    // of the logos built, in order
-	logos      []builtLogo // each of slugs
+	slugs      packedStrings // of the logos built, in order
+	logos      []builtLogo   // each of slugs
 	collection []fileHash
 	// sumSpill, beside logoSpill, holds the logos' summaries
 	// (summaryList).
@@ -377,6 +378,33 @@ type treeBuild struct {
 	written, linked atomic.Int64
 	mu              sync.Mutex
 	errs            []error // internal errors: writing, rendering
+}
+
+// packedStrings is a list of strings kept as one, so that the collector
+// has nothing to trace in it. The slugs of a clean build of 104,100 logos
+// as a []string were 104,100 pointers to follow in each of its 1,470
+// collections: its user CPU was 88 s with them, 81 s without.
+type packedStrings struct {
+	all  string
+	ends []int // where each string ends in all
+}
+
+func packStrings(list []string) packedStrings {
+	var b strings.Builder
+	ends := make([]int, len(list))
+	for i, s := range list {
+		b.WriteString(s)
+		ends[i] = b.Len()
+	}
+	return packedStrings{b.String(), ends}
+}
+
+func (p packedStrings) at(i int) string {
+	start := 0
+	if i > 0 {
+		start = p.ends[i-1]
+	}
+	return p.all[start:p.ends[i]]
 }
 
 // builtLogo is one logo of a build, kept until its end. A clean build
@@ -624,7 +652,7 @@ func (b *treeBuild) placeHits() error {
 func (b *treeBuild) placeCachedLogos() error {
 	par.For(b.ctx, len(b.logos), b.opts.Workers, func(i int) {
 		if b.logos[i].hit() {
-			b.placeCached(b.slugs[i], b.logos[i])
+			b.placeCached(b.slugs.at(i), b.logos[i])
 		}
 	})
 	if err := b.ctx.Err(); err != nil {
@@ -807,7 +835,7 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 		for i, l := range b.logos {
 			if l.hasSummary() {
 				for _, f := range l.files() {
-					fn(f.Name, b.slugs[i])
+					fn(f.Name, b.slugs.at(i))
 				}
 			}
 		}
@@ -842,7 +870,7 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 	order := map[string]int{"": len(b.logos)} // the collection's last
 	for i, l := range b.logos {
 		if l.hasSummary() {
-			order[b.slugs[i]] = i
+			order[b.slugs.at(i)] = i
 		}
 	}
 	dirs := map[string]string{}
@@ -958,7 +986,7 @@ func (b *treeBuild) sameNames(coll []OutFile) bool {
 			continue
 		}
 		n++
-		c := b.old.Logos[b.slugs[i]]
+		c := b.old.Logos[b.slugs.at(i)]
 		if c == nil || len(c.Files) != len(l.files()) {
 			return false
 		}
@@ -1257,7 +1285,7 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 	}
 	for i, l := range b.logos {
 		if m := l.more; m != nil && m.sum != nil && m.in != nil && m.in.inputs != nil {
-			c.Logos[b.slugs[i]] = m.cached()
+			c.Logos[b.slugs.at(i)] = m.cached()
 		}
 	}
 	for _, t := range []*tree{b.live, b.standby} {

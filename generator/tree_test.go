@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // copyDir copies the source folder src to a new temporary folder, so a
@@ -861,5 +862,18 @@ func TestProgramID(t *testing.T) {
 	}
 	if got, want := programID(), "go:"+strings.TrimSpace(string(out)); got != want {
 		t.Errorf("programID() = %q, want %q", got, want)
+	}
+}
+
+func TestPackedStrings(t *testing.T) {
+	for _, list := range [][]string{nil, {"a"}, {"github", "gitlab", "x", "1001tracklists"}, {"", "a", ""}} {
+		p := packStrings(list)
+		var got []string
+		for i := range list {
+			got = append(got, p.at(i))
+		}
+		if diff := cmp.Diff(list, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("packStrings(%q) (-want +got):\n%s", list, diff)
+		}
 	}
 }
