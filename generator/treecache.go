@@ -587,10 +587,37 @@ func (t *tree) recordDirs() error {
 		}
 		return t.recordRoot()
 	}
-	t.rec.Dirs = map[string]int64{}
-	if err := t.rec.eachName(func(name string) error { return t.recordUp(path.Dir(name)) }); err != nil {
+	// Every folder, then their stats on every CPU: one after another,
+	// the 3,470 folders of a clean build took 18 ms at its end.
+	dirs := map[string]int64{}
+	err := t.rec.eachName(func(name string) error {
+		for d := path.Dir(name); ; d = path.Dir(d) {
+			if _, ok := dirs[d]; ok {
+				return nil
+			}
+			dirs[strings.Clone(d)] = 0 // d may be a spill's
+			if d == "." {
+				return nil
+			}
+		}
+	})
+	if err != nil {
 		return err
 	}
+	names := slices.Collect(maps.Keys(dirs))
+	mtimes := make([]int64, len(names))
+	errs := make([]error, len(names))
+	par.For(context.Background(), len(names), 0, func(i int) {
+		st, err := t.lstat(names[i])
+		mtimes[i], errs[i] = st.mtime, err
+	})
+	for i, d := range names {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		dirs[d] = mtimes[i]
+	}
+	t.rec.Dirs = dirs
 	return t.recordRoot()
 }
 
