@@ -446,9 +446,9 @@ func readSource(fsys fs.FS, at *statRoot, name string, limit int64) ([]byte, err
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(512)
+	size := int64(-1)
 	if info, err := f.Stat(); err == nil {
-		size = min(info.Size()+1, limit+1)
+		size = info.Size()
 		if !info.Mode().IsRegular() {
 			return nil, errNotRegular
 		}
@@ -456,11 +456,7 @@ func readSource(fsys fs.FS, at *statRoot, name string, limit int64) ([]byte, err
 			return nil, &tooLargeError{size: info.Size()}
 		}
 	}
-	// Read one byte past the limit: Stat can be wrong (or absent) for
-	// special files, and the reader must stay bounded anyway. The buffer
-	// starts at the size Stat gave, so a regular file is read into one
-	// allocation of the right size.
-	data, err := readAll(io.LimitReader(f, limit+1), size)
+	data, err := readToEnd(f, size, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -470,16 +466,28 @@ func readSource(fsys fs.FS, at *statRoot, name string, limit int64) ([]byte, err
 	return data, nil
 }
 
-// readAll is io.ReadAll with a first buffer of size bytes.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, max(size, 512))
+// readToEnd reads r, a regular file of size bytes by its stat (-1 when
+// unknown), to its end, or to one byte past limit: the stat can be wrong,
+// or the file grow, and the reader must stay bounded anyway. The buffer
+// starts one byte past the size, so that a file of the size its stat
+// gave is read into one allocation; when the first read gives exactly
+// that size, short of the buffer, that is taken for the end, and the read
+// more that would say so (11,541 of them in a clean build of
+// simple-icons) is not made. Any other short read (a file system may stop
+// one anywhere) is read on. A file written meanwhile may be read torn, as
+// by any reader racing a writer; its stat, taken before, has the next
+// build read it again.
+func readToEnd(r io.Reader, size, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit+1)
+	b := make([]byte, 0, max(min(size, limit)+1, 512))
 	for {
+		first := len(b) == 0
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
+		if err == io.EOF || first && n > 0 && int64(n) == size && n < cap(b) {
+			return b, nil
+		}
 		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
 			return b, err
 		}
 		if len(b) == cap(b) {

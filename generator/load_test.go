@@ -2,12 +2,14 @@ package generator
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -420,5 +422,48 @@ func FuzzIsSlug(f *testing.F) {
 func checkIsSlug(t *testing.T, name string) {
 	if got, want := isSlug(name), slugRE.MatchString(name); got != want {
 		t.Errorf("isSlug(%q) = %t, the regexp says %t", name, got, want)
+	}
+}
+
+// TestReadToEnd reads through readers that stop short anywhere (as a
+// network or FUSE file system may), with stats that are right, unknown,
+// or wrong because the file changed after them.
+func TestReadToEnd(t *testing.T) {
+	const limit = 100
+	readers := map[string]func(io.Reader) io.Reader{
+		"whole":         func(r io.Reader) io.Reader { return r },
+		"one byte":      iotest.OneByteReader,
+		"half":          iotest.HalfReader,
+		"EOF with data": iotest.DataErrReader,
+	}
+	for _, tc := range []struct {
+		name string
+		data string
+		size int64
+		want string
+	}{
+		{"empty", "", 0, ""},
+		{"as stat'ed", "<svg/>", 6, "<svg/>"},
+		{"no stat", "<svg/>", -1, "<svg/>"},
+		{"grew since", "<svg></svg>", 6, "<svg></svg>"},
+		{"shrank since", "<svg/>", 600, "<svg/>"},
+		{"at the limit", strings.Repeat("x", limit), limit, strings.Repeat("x", limit)},
+		{"grew past the limit", strings.Repeat("x", 2*limit), limit, strings.Repeat("x", limit+1)},
+		{"past the limit, no stat", strings.Repeat("x", 2*limit), -1, strings.Repeat("x", limit+1)},
+	} {
+		for name, wrap := range readers {
+			got, err := readToEnd(wrap(strings.NewReader(tc.data)), tc.size, limit)
+			if err != nil {
+				t.Errorf("%s, %s: %v", tc.name, name, err)
+				continue
+			}
+			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
+				t.Errorf("%s, %s (-want +got):\n%s", tc.name, name, diff)
+			}
+		}
+	}
+	// An error that is not the end is reported.
+	if _, err := readToEnd(iotest.TimeoutReader(iotest.OneByteReader(strings.NewReader("<svg/>"))), 6, limit); err != iotest.ErrTimeout {
+		t.Errorf("a failing read gave %v, want %v", err, iotest.ErrTimeout)
 	}
 }

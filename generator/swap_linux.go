@@ -122,10 +122,7 @@ func readAt(fd int, name string, limit int64) ([]byte, error) {
 	if st.Size > limit {
 		return nil, &tooLargeError{size: st.Size}
 	}
-	// As readSource reads through fs.FS: one byte past the size, to see
-	// the end in the same read, and past the limit, as the file may have
-	// grown since the fstat.
-	b, err := readAll(io.LimitReader(fdReader(nfd), limit+1), min(st.Size, limit)+1)
+	b, err := readToEnd(fdReader(nfd), st.Size, limit)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
