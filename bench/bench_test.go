@@ -395,6 +395,19 @@ func TestLinkedTree(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the tree was kept though its base changed")
 	}
+
+	// warmTree reads it all, and says so when it cannot.
+	if err := warmTree(context.Background(), tree, 6); err != nil {
+		t.Errorf("warmTree: %v", err)
+	}
+	if err := warmTree(context.Background(), filepath.Join(dir, "missing"), 6); err == nil {
+		t.Error("warmTree of a missing tree reported nothing")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := warmTree(ctx, tree, 6); !errors.Is(err, context.Canceled) {
+		t.Errorf("warmTree after Ctrl-C gave %v, want %v", err, context.Canceled)
+	}
 }
 
 func TestDiffTrees(t *testing.T) {
