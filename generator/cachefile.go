@@ -34,7 +34,7 @@ import (
 // of its own size (FuzzDecodeCache checks 16 times).
 
 // cacheMagic starts the cache file and names its layout.
-const cacheMagic = "logoindex-tree-cache-6\n"
+const cacheMagic = "logoindex-tree-cache-7\n"
 
 // encodeCache writes c to w.
 func encodeCache(w io.Writer, c *treeCache) error {
@@ -289,7 +289,9 @@ func (e *encoder) logo(slug string, l *cachedLogo) {
 		e.raw(l.encoded)
 		return
 	}
+	// The files first: logoFiles reads no further.
 	e.str(slug)
+	e.fileHashes(l.Files)
 	e.input(l.Folder)
 	e.uint(uint64(len(l.Inputs)))
 	for _, in := range l.Inputs {
@@ -297,7 +299,6 @@ func (e *encoder) logo(slug string, l *cachedLogo) {
 	}
 	e.summary(l.Summary)
 	e.problems(l.Warnings)
-	e.fileHashes(l.Files)
 }
 
 // fileState writes a file's entry of a tree's record.
@@ -462,15 +463,31 @@ func (d *decoder) input() inputStat {
 // logo reads what encoder.logo wrote.
 func (d *decoder) logo() (string, *cachedLogo) {
 	slug := d.str()
-	l := &cachedLogo{Folder: d.input()}
+	l := &cachedLogo{Files: d.fileHashes()}
+	l.Folder = d.input()
 	l.Inputs = make([]inputStat, d.count(minInput))
 	for i := range l.Inputs {
 		l.Inputs[i] = d.input()
 	}
 	l.Summary = d.summary()
 	l.Warnings = d.problems()
-	l.Files = d.fileHashes()
 	return slug, l
+}
+
+// logoFiles reads the slug and the names of the files of what
+// encoder.logo wrote, and nothing else, with no allocation: the check
+// that no two outputs share a name reads every logo's entry once a pass,
+// five passes at 104,100 logos (1.75 s in all when it decoded whole
+// entries).
+func (d *decoder) logoFiles(fn func(slug, name string)) {
+	slug := d.str()
+	for range d.count(minFileHash) {
+		name := d.str()
+		d.hash()
+		if d.err == nil {
+			fn(slug, name)
+		}
+	}
 }
 
 func (d *decoder) summary() *logoSummary {

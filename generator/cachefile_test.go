@@ -113,6 +113,28 @@ func testCacheRoundTrip(t *testing.T, want *treeCache) {
 		t.Errorf("read back differs (-written +read):\n%s", diff)
 	}
 
+	// logoFiles reads of an entry what logo reads of its slug and files.
+	for slug, l := range want.Logos {
+		var entry bytes.Buffer
+		e := newEncoder(&entry, nil)
+		e.logo(slug, l)
+		if e.flush(); e.err != nil {
+			t.Fatal(e.err)
+		}
+		var wantNames, gotNames []string
+		for _, f := range l.Files {
+			wantNames = append(wantNames, slug+" "+f.Name)
+		}
+		d := &decoder{s: entry.String()}
+		d.logoFiles(func(slug, name string) { gotNames = append(gotNames, slug+" "+name) })
+		if d.err != nil {
+			t.Errorf("logoFiles of %s: %v", slug, d.err)
+		}
+		if diff := cmp.Diff(wantNames, gotNames); diff != "" {
+			t.Errorf("logoFiles of %s (-want +got):\n%s", slug, diff)
+		}
+	}
+
 	// A tree written again without being decoded keeps its record.
 	again, _ := decodeCache(buf.Bytes())
 	var buf2 bytes.Buffer

@@ -841,14 +841,8 @@ func (b *treeBuild) clashes(coll []OutFile) error {
 		}
 		err := b.logoSpill.each(func(entry string) error {
 			d := &decoder{s: entry}
-			slug, l := d.logo()
-			if d.err != nil {
-				return d.err
-			}
-			for _, f := range l.Files {
-				fn(f.Name, slug)
-			}
-			return nil
+			d.logoFiles(func(slug, name string) { fn(name, slug) })
+			return d.err
 		})
 		for _, f := range coll {
 			fn(f.Name, "")
