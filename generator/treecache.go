@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"debug/elf"
@@ -604,18 +605,24 @@ func (t *tree) recordDirs() error {
 	if err != nil {
 		return err
 	}
+	// Each stat goes straight into the map, under a lock: a slice of
+	// the results beside it was 2.5 MB more at 104,100 logos, at the end
+	// of the build, where its live heap is largest.
 	names := slices.Collect(maps.Keys(dirs))
-	mtimes := make([]int64, len(names))
-	errs := make([]error, len(names))
+	var mu sync.Mutex
+	var first error
 	par.For(context.Background(), len(names), 0, func(i int) {
 		st, err := t.lstat(names[i])
-		mtimes[i], errs[i] = st.mtime, err
-	})
-	for i, d := range names {
-		if errs[i] != nil {
-			return errs[i]
+		mu.Lock()
+		if err != nil {
+			first = cmp.Or(first, err)
+		} else {
+			dirs[names[i]] = st.mtime
 		}
-		dirs[d] = mtimes[i]
+		mu.Unlock()
+	})
+	if first != nil {
+		return first
 	}
 	t.rec.Dirs = dirs
 	return t.recordRoot()
