@@ -216,7 +216,6 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 	// Phase one: every logo, from the cache or computed; computed files
 	// go into the standby at once.
 	b.slugs, b.logos = packStrings(slugs), make([]builtLogo, len(slugs))
-	slugs = nil
 	par.For(ctx, len(b.logos), opts.Workers, func(i int) { b.logos[i] = b.logo(b.slugs.at(i)) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
