@@ -1036,17 +1036,13 @@ func (b *treeBuild) allHits() bool {
 
 // upToDate reports whether the live tree is what this build would write:
 // every logo and the collection came from the cache, and the live tree
-// still holds every file the cache says, and nothing more.
+// still holds every file the cache says, and nothing more. The stat of
+// its folders stands for its files' (tree.holds).
 func (b *treeBuild) upToDate(digest hash) bool {
 	if b.old == nil || b.live == nil || b.live.rec == nil || digest != b.old.Collection {
 		return false
 	}
 	n := len(b.old.CollectionFiles)
-	for _, f := range b.old.CollectionFiles {
-		if !b.live.holds(f.Name, f.Hash) {
-			return false
-		}
-	}
 	for _, l := range b.logos {
 		if !l.hit() {
 			return false
@@ -1056,7 +1052,16 @@ func (b *treeBuild) upToDate(digest hash) bool {
 	if n != b.live.rec.fileCount() {
 		return false
 	}
-	// A stat a file, on every CPU: this is most of a no-op build.
+	if !b.trusted && len(b.live.checkDirs()) > 0 {
+		return false
+	}
+	for _, f := range b.old.CollectionFiles {
+		if !b.live.holds(f.Name, f.Hash) {
+			return false
+		}
+	}
+	// Most are map lookups; a file whose folder is not on record is
+	// stat'ed.
 	var changed atomic.Bool
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
@@ -1069,7 +1074,7 @@ func (b *treeBuild) upToDate(digest hash) bool {
 			}
 		}
 	})
-	return !changed.Load() && ctx.Err() == nil && (b.trusted || len(b.live.changedDirs()) == 0)
+	return !changed.Load() && ctx.Err() == nil
 }
 
 // prune removes from the standby the files of the last build this one does

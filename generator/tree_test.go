@@ -171,8 +171,18 @@ func testRebuilds(t *testing.T, aged bool) {
 		{name: "a category renamed", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(src, "categories.yaml"), "name: Developer tools", "name: Developer tooling")
 		}, computed: -1},
-		{name: "a live file edited", edit: func(t *testing.T, src, out string) {
-			writeFile(t, filepath.Join(out, "logos/github/icon.svg"), []byte("<svg/>"))
+		{name: "a live file replaced, as an editor saves", edit: func(t *testing.T, src, out string) {
+			// A new file renamed over the old: its folder's mtime changes
+			// (an in-place write does not, and is not seen: tree.holds).
+			writeFile(t, filepath.Join(out, "logos/github/icon.svg.new"), []byte("<svg/>"))
+			if err := os.Rename(filepath.Join(out, "logos/github/icon.svg.new"), filepath.Join(out, "logos/github/icon.svg")); err != nil {
+				t.Fatal(err)
+			}
+		}, liveEdited: true, reused: true},
+		{name: "a live file removed", edit: func(t *testing.T, src, out string) {
+			if err := os.Remove(filepath.Join(out, "api/logos/github.json")); err != nil {
+				t.Fatal(err)
+			}
 		}, liveEdited: true, reused: true},
 		{name: "a file added to the live tree", edit: func(t *testing.T, src, out string) {
 			writeFile(t, filepath.Join(out, "logos/github/extra.txt"), []byte("x"))
