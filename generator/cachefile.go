@@ -34,7 +34,7 @@ import (
 // of its own size (FuzzDecodeCache checks 16 times).
 
 // cacheMagic starts the cache file and names its layout.
-const cacheMagic = "logoindex-tree-cache-7\n"
+const cacheMagic = "logoindex-tree-cache-8\n"
 
 // encodeCache writes c to w.
 func encodeCache(w io.Writer, c *treeCache) error {
@@ -44,6 +44,7 @@ func encodeCache(w io.Writer, c *treeCache) error {
 	e.str(c.Settings)
 	e.str(c.Dir)
 	e.int(c.Started)
+	e.str(c.Boot)
 	e.hash(c.Collection)
 	e.fileHashes(c.CollectionFiles)
 	// The trees' records before the logos: a reader can decode the live
@@ -83,7 +84,7 @@ func decodeCacheWith(data []byte, early func(*treeRecord) bool) (*treeCache, err
 	// The strings of the cache point into body, which is never written.
 	rest := body[len(cacheMagic):]
 	d := &decoder{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
-	c := &treeCache{Program: d.str(), Settings: d.str(), Dir: d.str(), Started: d.int(), Collection: d.hash()}
+	c := &treeCache{Program: d.str(), Settings: d.str(), Dir: d.str(), Started: d.int(), Boot: d.str(), Collection: d.hash()}
 	c.CollectionFiles = d.fileHashes()
 	for _, f := range c.CollectionFiles {
 		if d.err == nil && !validName(f.Name) {

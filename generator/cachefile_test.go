@@ -195,9 +195,9 @@ func maxAllocs(n int) uint64 { return 20*uint64(n) + 1<<20 }
 func TestCacheBoundsAllocation(t *testing.T) {
 	const k = 1 << 20
 	body := []byte(cacheMagic)
-	body = append(body, 0, 0, 0)             // Program, Settings, Started
+	body = append(body, 0, 0, 0, 0, 0)       // Program, Settings, Dir, Started, Boot
 	body = append(body, make([]byte, 16)...) // Collection
-	body = append(body, 0, 1, 0)             // no collection files; one logo, slug ""
+	body = append(body, 0, 0, 1, 0, 0)       // no collection files, no trees; one logo, slug "", no files
 	body = append(body, 0, 0, 0, 0, 0)       // its folder: name, size, mtime, ctime, ino
 	body = append(body, make([]byte, 16)...) // and hash
 	body = binary.AppendUvarint(body, k)     // the count of its inputs

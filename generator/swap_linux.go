@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -26,6 +28,15 @@ func exchange(a, b string) (ok bool, err error) {
 	}
 	return false, &os.LinkError{Op: "renameat2", Old: a, New: b, Err: err}
 }
+
+// bootID identifies the system's boot, or is empty when unknown.
+var bootID = sync.OnceValue(func() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+})
 
 // lockFile takes an exclusive advisory lock on f's descriptor; it is
 // released when the file is closed or the process dies.

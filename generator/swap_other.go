@@ -12,6 +12,8 @@ func exchange(a, b string) (bool, error) { return false, nil }
 
 func lockFile(fd uintptr) error { return nil }
 
+func bootID() string { return "" }
+
 func fileID(info fs.FileInfo) (ino uint64, ctime int64, ok bool) { return 0, 0, false }
 
 func devIno(info fs.FileInfo) (dev, ino uint64) { return 0, 0 }

@@ -1277,7 +1277,7 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 		return nil
 	}
 	c := &treeCache{
-		Program: b.program, Settings: b.settings, Dir: b.opts.Dir, Started: started.UnixNano(),
+		Program: b.program, Settings: b.settings, Dir: b.opts.Dir, Started: started.UnixNano(), Boot: bootID(),
 		Logos: map[string]*cachedLogo{}, Collection: digest, CollectionFiles: b.collection,
 		spilled: b.logoSpill,
 	}

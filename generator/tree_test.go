@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -131,6 +132,52 @@ func editFile(t *testing.T, name, old, new string) {
 func TestBuildTreeRebuilds(t *testing.T) {
 	for _, aged := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stats trusted %v", aged), func(t *testing.T) { testRebuilds(t, aged) })
+	}
+}
+
+// TestBuildTreeAfterReboot writes a live file in place, which keeps its
+// folder's mtime: a build in the boot that wrote the cache believes the
+// folder (tree.holds), and one after a reboot, when the data of files
+// written without a sync may be lost, takes the stat of every file.
+func TestBuildTreeAfterReboot(t *testing.T) {
+	if bootID() == "" {
+		t.Skip("this system gives no boot ID: a tree's folders never stand for its files")
+	}
+	src := copyDir(t, "../source-logos")
+	out := filepath.Join(t.TempDir(), "dist")
+	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(out, "logos/github/icon.svg")
+	want, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Written in place, a byte longer, so that its stat differs.
+	if err := os.WriteFile(name, append(want, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, boot := range []string{bootID(), "another boot"} {
+		c := readTreeCache(opts.CacheFile, programID(), out)
+		if c == nil {
+			t.Fatal("no cache file")
+		}
+		c.Boot = boot
+		if err := writeTreeCache(opts.CacheFile, c); err != nil {
+			t.Fatal(err)
+		}
+		res, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fixed, same := bytes.Equal(got, want), boot == bootID(); fixed == same || res.UpToDate != same {
+			t.Errorf("cache of %s: up to date %v, the file written in place fixed %v; want %v, %v", boot, res.UpToDate, fixed, same, !same)
+		}
 	}
 }
 

@@ -52,8 +52,13 @@ type treeCache struct {
 	// Dir is Options.Dir of that build: the prefix of the paths in its
 	// summaries and warnings, which rebase changes for a build that names
 	// the source folder differently (from another working directory).
-	Dir             string
-	Started         int64 // when that build started, UnixNano
+	Dir     string
+	Started int64 // when that build started, UnixNano
+	// Boot identifies the system's boot the cache was written in: after
+	// a crash, files the build wrote may have lost their data while their
+	// folders kept the mtimes on record, so a tree's folders stand for
+	// its files only in the same boot (tree.holds).
+	Boot            string
 	Logos           map[string]*cachedLogo
 	Collection      hash // collectionDigest
 	CollectionFiles []fileHash
@@ -410,9 +415,10 @@ type tree struct {
 	trusted bool
 	// dirsChecked: checkDirs compared the mtime of every folder on record
 	// with its stat, and changed holds those that differ. holds believes
-	// the record of a file in any other folder on record.
-	dirsChecked bool
-	changed     map[string]bool
+	// the record of a file in any other folder on record, when the cache
+	// was written since the system started (sameBoot).
+	sameBoot, dirsChecked bool
+	changed               map[string]bool
 
 	stats lazyStatRoot
 
@@ -444,6 +450,7 @@ func openTree(dir string, c *treeCache) (*tree, error) {
 	if c == nil || !info.IsDir() || ino == 0 {
 		return t, nil
 	}
+	t.sameBoot = c.Boot != "" && c.Boot == bootID()
 	for _, r := range c.Trees {
 		if r.Dev == dev && r.Ino == ino && r.decode() == nil {
 			t.rec = r
@@ -565,7 +572,7 @@ func (t *tree) checkDirs() []string {
 			t.changed[d] = true
 		}
 	}
-	t.dirsChecked = true
+	t.dirsChecked = t.sameBoot
 	return changed
 }
 
