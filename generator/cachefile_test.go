@@ -3,10 +3,14 @@ package generator
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"maps"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -322,6 +326,60 @@ func TestCacheRefusesForgedPaths(t *testing.T) {
 		_, err := decodeCache(buf.Bytes())
 		if ok := tc.name == "as written"; (err == nil) != ok {
 			t.Errorf("%s: decodeCache error %v, want refused: %t", tc.name, err, !ok)
+		}
+	}
+}
+
+// TestWriteTreeCache writes a cache three times: each is read back, and
+// on Linux the one before it stays beside it as the spare, the next one's
+// storage. A spare that is a link, or another file's second name, is
+// replaced, never written through.
+func TestWriteTreeCache(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, ".dist.cache")
+	spare := name + "-spare"
+	var last []byte
+	for i := range 3 {
+		c := filledCache()
+		c.Started = int64(i)
+		if err := writeTreeCache(name, c); err != nil {
+			t.Fatal(err)
+		}
+		if got := readTreeCache(name, c.Program, ""); got == nil || got.Started != int64(i) {
+			t.Fatalf("write %d: not read back", i)
+		}
+		if runtime.GOOS == "linux" && i > 0 {
+			if data, err := os.ReadFile(spare); err != nil || !bytes.Equal(data, last) {
+				t.Errorf("write %d: the spare is not the cache before it (%v)", i, err)
+			}
+		}
+		var err error
+		if last, err = os.ReadFile(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := filepath.Join(dir, "other")
+	plants := map[string]func() error{
+		"a hard link":     func() error { return os.Link(other, spare) },
+		"a symbolic link": func() error { return os.Symlink(other, spare) },
+	}
+	for what, plant := range plants {
+		writeFile(t, other, []byte("keep"))
+		if err := os.Remove(spare); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if err := plant(); err != nil {
+			t.Skipf("%s: %v", what, err)
+		}
+		c := filledCache()
+		if err := writeTreeCache(name, c); err != nil {
+			t.Fatalf("spare %s: %v", what, err)
+		}
+		if readTreeCache(name, c.Program, "") == nil {
+			t.Errorf("spare %s: the cache is not read back", what)
+		}
+		if data, err := os.ReadFile(other); err != nil || string(data) != "keep" {
+			t.Errorf("spare %s: the file it names holds %.30q, not \"keep\" (%v)", what, data, err)
 		}
 	}
 }

@@ -38,6 +38,23 @@ var bootID = sync.OnceValue(func() string {
 	return strings.TrimSpace(string(b))
 })
 
+// openSpare opens the file name to be written over, or a new one: never a
+// file of other names (a hard link), a link or anything but a file.
+func openSpare(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Sys().(*syscall.Stat_t).Nlink == 1 {
+		return f, nil
+	}
+	f.Close()
+	if err := os.Remove(name); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+}
+
 // lockFile takes an exclusive advisory lock on f's descriptor; it is
 // released when the file is closed or the process dies.
 func lockFile(fd uintptr) error { return unix.Flock(int(fd), unix.LOCK_EX) }

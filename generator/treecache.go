@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -243,10 +244,45 @@ func validName(name string) bool { return fs.ValidPath(name) && name != "." }
 // writeTreeCache replaces the cache file atomically, so a killed build
 // leaves the old one or the new one. It is not synced to disk, no more than
 // the trees it describes: after a power loss a damaged file fails its
-// checksum and is ignored, and an old one's records fail the stat checks
-// of the files that changed since.
+// checksum and is ignored, and an old one's records are of another boot
+// (treeCache.Boot).
+//
+// The new cache is written over the one before the last, kept beside it
+// (name-spare), and the two files then trade places in one rename
+// (RENAME_EXCHANGE), where the system has it: a rename over the last one
+// freed its 4 MB for 3,470 logos, 8 ms of a 120 ms one-change build on
+// this machine kind's ext4, mounted with discard.
 func writeTreeCache(name string, c *treeCache) error {
-	return atomicfile.Replace(name, 0o600, func(w io.Writer) error { return encodeCache(w, c) })
+	encode := func(w io.Writer) error { return encodeCache(w, c) }
+	spare := name + "-spare"
+	f, err := openSpare(spare)
+	if err != nil {
+		return atomicfile.Replace(name, 0o600, encode)
+	}
+	err = writeOver(f, encode)
+	if err = errors.Join(err, f.Close()); err != nil {
+		os.Remove(spare)
+		return err
+	}
+	ok, err := exchange(spare, name)
+	if !ok && (err == nil || errors.Is(err, fs.ErrNotExist)) {
+		err = os.Rename(spare, name) // no exchange, or no file at name
+	}
+	return err
+}
+
+// writeOver writes f from its start with write, and cuts it at the end of
+// what was written.
+func writeOver(f *os.File, write func(io.Writer) error) error {
+	w := bufio.NewWriterSize(f, 64<<10)
+	if err := errors.Join(write(w), w.Flush()); err != nil {
+		return err
+	}
+	end, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	return f.Truncate(end)
 }
 
 // programID identifies the running program: its Go build ID, which
