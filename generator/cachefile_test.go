@@ -228,6 +228,19 @@ func FuzzDecodeCache(f *testing.F) {
 	encodeCache(&buf, filledCache())
 	body := buf.Bytes()[:buf.Len()-crc32.Size]
 	f.Add(body[len(cacheMagic):])
+	// And one whose first tree's record has a delta.
+	if c, err := decodeCache(buf.Bytes()); err == nil && c.Trees[0].decode() == nil {
+		r := c.Trees[0]
+		for name := range r.Files {
+			r.deleteFile(name)
+			r.setFile(name+"x", fileState{Size: 1})
+			break
+		}
+		r.setDir("d", 1)
+		var edited bytes.Buffer
+		encodeCache(&edited, c)
+		f.Add(edited.Bytes()[len(cacheMagic) : edited.Len()-crc32.Size])
+	}
 	f.Add([]byte{})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -381,5 +394,80 @@ func TestWriteTreeCache(t *testing.T) {
 		if data, err := os.ReadFile(other); err != nil || string(data) != "keep" {
 			t.Errorf("spare %s: the file it names holds %.30q, not \"keep\" (%v)", what, data, err)
 		}
+	}
+}
+
+// TestRecordDeltas edits a record read from a cache, then reads it back,
+// three times: each read gives the edited files and folders. A few edits
+// are appended to the encoding as it was read (a delta); past an eighth of
+// the record it is encoded whole.
+func TestRecordDeltas(t *testing.T) {
+	r := newTreeRecord()
+	for i := range 200 {
+		r.Files[fmt.Sprintf("logos/l%d/icon.svg", i)] = fileState{Hash: hash{byte(i)}, Size: int64(i), MTime: int64(i) << 32, Ino: uint64(i)}
+		r.Dirs[fmt.Sprintf("logos/l%d", i)] = int64(i)
+	}
+	r.Dirs["."], r.Dirs["logos"] = 1, 2
+	read := func(r *treeRecord) *treeRecord {
+		t.Helper()
+		var b strings.Builder
+		e := newEncoder(&b, nil)
+		r.encodeTo(e)
+		e.flush()
+		d := &decoder{s: b.String()}
+		got := &treeRecord{encoded: d.str()}
+		if d.err != nil || d.s != "" {
+			t.Fatalf("encodeTo wrote a string of the wrong length (%v)", d.err)
+		}
+		if err := got.decode(); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	r = read(r)
+	edits := []struct {
+		name  string
+		edit  func(r *treeRecord)
+		whole bool
+	}{
+		{"a file replaced, one removed with its folder, one added in a new folder", func(r *treeRecord) {
+			r.setFile("logos/l1/icon.svg", fileState{Hash: hash{1, 1}, Size: 1000, MTime: -5, Ino: 1 << 40})
+			r.deleteFile("logos/l2/icon.svg")
+			r.deleteDir("logos/l2")
+			r.setFile("logos/new/icon.svg", fileState{Size: 7})
+			r.setDir("logos/new", 99)
+			r.setDir("logos", 3)
+		}, false},
+		{"the removed one back, the new one gone", func(r *treeRecord) {
+			r.setFile("logos/l2/icon.svg", fileState{Size: 2})
+			r.setDir("logos/l2", 2)
+			r.deleteFile("logos/new/icon.svg")
+			r.deleteDir("logos/new")
+		}, false},
+		{"most files changed", func(r *treeRecord) {
+			for i := range 150 {
+				r.setFile(fmt.Sprintf("logos/l%d/icon.svg", i), fileState{Size: int64(i) + 1})
+			}
+		}, true},
+	}
+	for _, ed := range edits {
+		wasEncoded, wasDeltas := r.encoded, r.deltas
+		ed.edit(r)
+		edited := len(r.editedFiles) + len(r.editedDirs)
+		got := read(r)
+		if diff := cmp.Diff(r.Files, got.Files); diff != "" {
+			t.Errorf("%s: files read back (-edited +read):\n%s", ed.name, diff)
+		}
+		if diff := cmp.Diff(r.Dirs, got.Dirs); diff != "" {
+			t.Errorf("%s: folders read back (-edited +read):\n%s", ed.name, diff)
+		}
+		if ed.whole {
+			if got.deltas != 0 {
+				t.Errorf("%s: read back with %d entries of deltas, want it whole", ed.name, got.deltas)
+			}
+		} else if !strings.HasPrefix(got.encoded, wasEncoded) || got.deltas != wasDeltas+edited {
+			t.Errorf("%s: not a delta after the record as read (%d entries of deltas, want %d)", ed.name, got.deltas, wasDeltas+edited)
+		}
+		r = got
 	}
 }

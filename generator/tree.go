@@ -721,7 +721,7 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 			return true
 		}
 		s.mu.Lock()
-		delete(s.rec.Files, name) // gone, until the new file is recorded
+		s.rec.deleteFile(name) // gone, until the new file is recorded
 		s.mu.Unlock()
 	}
 	var st *fileStat // of the new file, when writeNew gives it
@@ -798,7 +798,7 @@ func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash,
 		return h, os.Remove(f.Name())
 	}
 	s.mu.Lock()
-	delete(s.rec.Files, name) // replaced, until the new file is recorded
+	s.rec.deleteFile(name) // replaced, until the new file is recorded
 	s.mu.Unlock()
 	if err := os.Rename(f.Name(), dst); err != nil {
 		os.Remove(f.Name())
@@ -1114,7 +1114,7 @@ func (b *treeBuild) prune() error {
 		if err := os.Remove(filepath.Join(s.dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		delete(s.rec.Files, name)
+		s.rec.deleteFile(name)
 		dirs = append(dirs, path.Dir(name))
 		s.touch(path.Dir(name))
 	}
@@ -1125,7 +1125,7 @@ func (b *treeBuild) prune() error {
 			if os.Remove(filepath.Join(s.dir, filepath.FromSlash(d))) != nil {
 				break // not empty, or gone already
 			}
-			delete(s.rec.Dirs, d)
+			s.rec.deleteDir(d)
 			delete(s.touched, d)
 			s.touch(path.Dir(d))
 		}
@@ -1230,9 +1230,6 @@ func (b *treeBuild) openStandby() error {
 		return err
 	}
 	if s := b.standby; s != nil && s.rec != nil {
-		// The build writes into the standby alone: the other record
-		// keeps the encoding it was read in, for the cache file.
-		s.rec.encoded = ""
 		// A memo's standby may be one this process never opened, only
 		// read of: FillStandby checks it.
 		s.trusted = b.trusted && !b.opts.FillStandby
