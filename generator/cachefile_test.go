@@ -108,9 +108,14 @@ func testCacheRoundTrip(t *testing.T, want *treeCache) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range got.Trees {
+	for i, r := range got.Trees {
+		// The count and sum as read, before the files are decoded.
+		n, sum := r.fileCount(), r.filesSum()
 		if err := r.decode(); err != nil {
 			t.Fatal(err)
+		}
+		if w := want.Trees[i]; n != w.fileCount() || sum != w.filesSum() {
+			t.Errorf("tree %d: read with %d files, sum %x; written with %d, sum %x", i, n, sum, w.fileCount(), w.filesSum())
 		}
 	}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(treeCache{}, treeRecord{}, logoSummary{}, cachedLogo{})); diff != "" {
@@ -358,7 +363,7 @@ func TestWriteTreeCache(t *testing.T) {
 		if err := writeTreeCache(name, c); err != nil {
 			t.Fatal(err)
 		}
-		if got := readTreeCache(name, c.Program, ""); got == nil || got.Started != int64(i) {
+		if got := readTreeCache(name, c.Program); got == nil || got.Started != int64(i) {
 			t.Fatalf("write %d: not read back", i)
 		}
 		if runtime.GOOS == "linux" && i > 0 {
@@ -388,7 +393,7 @@ func TestWriteTreeCache(t *testing.T) {
 		if err := writeTreeCache(name, c); err != nil {
 			t.Fatalf("spare %s: %v", what, err)
 		}
-		if readTreeCache(name, c.Program, "") == nil {
+		if readTreeCache(name, c.Program) == nil {
 			t.Errorf("spare %s: the cache is not read back", what)
 		}
 		if data, err := os.ReadFile(other); err != nil || string(data) != "keep" {
@@ -412,7 +417,7 @@ func TestRecordDeltas(t *testing.T) {
 		t.Helper()
 		var b strings.Builder
 		e := newEncoder(&b, nil)
-		r.encodeTo(e)
+		sum := r.encodeTo(e)
 		e.flush()
 		d := &decoder{s: b.String()}
 		got := &treeRecord{encoded: d.str()}
@@ -421,6 +426,9 @@ func TestRecordDeltas(t *testing.T) {
 		}
 		if err := got.decode(); err != nil {
 			t.Fatal(err)
+		}
+		if want := got.filesSum(); sum != want {
+			t.Errorf("encodeTo gave the sum %x; its files' is %x", sum, want)
 		}
 		return got
 	}

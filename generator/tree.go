@@ -133,7 +133,7 @@ func BuildTree(ctx context.Context, src fs.FS, dir string, opts TreeOptions) (*T
 		} else if opts.CacheFile != "" {
 			b.cacheStamp = stampOf(opts.CacheFile)
 			read = make(chan *treeCache, 1)
-			go func() { read <- readTreeCache(opts.CacheFile, b.program, out.dir) }()
+			go func() { read <- readTreeCache(opts.CacheFile, b.program) }()
 		}
 	}
 	defer b.discard()
@@ -1035,33 +1035,40 @@ func (b *treeBuild) allHits() bool {
 }
 
 // upToDate reports whether the live tree is what this build would write:
-// every logo and the collection came from the cache, and the live tree
-// still holds every file the cache says, and nothing more. The stat of
-// its folders stands for its files' (tree.holds).
+// every logo and the collection came from the cache, the live tree's
+// record names as many files and has the same sum of names and hashes
+// (filesSum) as they do, and the tree is as recorded. The stat of its
+// folders stands for its files' (tree.holds), but in another boot.
 func (b *treeBuild) upToDate(digest hash) bool {
 	if b.old == nil || b.live == nil || b.live.rec == nil || digest != b.old.Collection {
 		return false
 	}
-	n := len(b.old.CollectionFiles)
+	n, sum := len(b.old.CollectionFiles), filesSum(b.old.CollectionFiles)
 	for _, l := range b.logos {
 		if !l.hit() {
 			return false
 		}
 		n += len(l.files())
+		sum += filesSum(l.files())
 	}
-	if n != b.live.rec.fileCount() {
+	if n != b.live.rec.fileCount() || sum != b.live.rec.filesSum() {
 		return false
 	}
-	if !b.trusted && len(b.live.checkDirs()) > 0 {
+	if b.trusted {
+		return true
+	}
+	if len(b.live.checkDirs()) > 0 {
 		return false
 	}
+	if b.live.dirsChecked {
+		return true
+	}
+	// A stat a file, on every CPU.
 	for _, f := range b.old.CollectionFiles {
 		if !b.live.holds(f.Name, f.Hash) {
 			return false
 		}
 	}
-	// Most are map lookups; a file whose folder is not on record is
-	// stat'ed.
 	var changed atomic.Bool
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
@@ -1228,6 +1235,9 @@ func (b *treeBuild) openStandby() error {
 	var err error
 	if b.standby, err = openTree(dir, b.old); err != nil {
 		return err
+	}
+	if s := b.standby; s != nil && s.rec != nil && s.rec.decode() != nil {
+		s.rec = nil // damaged: the standby is made anew
 	}
 	if s := b.standby; s != nil && s.rec != nil {
 		// A memo's standby may be one this process never opened, only

@@ -159,7 +159,7 @@ func TestBuildTreeAfterReboot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, boot := range []string{bootID(), "another boot"} {
-		c := readTreeCache(opts.CacheFile, programID(), out)
+		c := readTreeCache(opts.CacheFile, programID())
 		if c == nil {
 			t.Fatal("no cache file")
 		}
@@ -178,6 +178,51 @@ func TestBuildTreeAfterReboot(t *testing.T) {
 		if fixed, same := bytes.Equal(got, want), boot == bootID(); fixed == same || res.UpToDate != same {
 			t.Errorf("cache of %s: up to date %v, the file written in place fixed %v; want %v, %v", boot, res.UpToDate, fixed, same, !same)
 		}
+	}
+}
+
+// TestBuildTreeRecordSum gives the live tree's record in the cache
+// another hash for one file: the record no longer has the sum of the
+// cache's logos (filesSum), and a build must not take the tree for up to
+// date, whatever the stats say.
+func TestBuildTreeRecordSum(t *testing.T) {
+	src := copyDir(t, "../source-logos")
+	out := filepath.Join(t.TempDir(), "dist")
+	opts := TreeOptions{CacheFile: DefaultCachePath(out)}
+	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
+		t.Fatal(err)
+	}
+	c := readTreeCache(opts.CacheFile, programID())
+	info, err := os.Lstat(out)
+	if c == nil || err != nil {
+		t.Fatalf("no cache or no tree: %v", err)
+	}
+	dev, ino := devIno(info)
+	tampered := false
+	for _, r := range c.Trees {
+		if r.Dev != dev || r.Ino != ino || r.decode() != nil {
+			continue
+		}
+		st := r.Files["logos/github/icon.svg"]
+		st.Hash[0]++
+		r.setFile("logos/github/icon.svg", st)
+		tampered = true
+	}
+	if !tampered {
+		t.Fatal("no record of the live tree, or none of logos/github/icon.svg")
+	}
+	if err := writeTreeCache(opts.CacheFile, c); err != nil {
+		t.Fatal(err)
+	}
+	res, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.UpToDate {
+		t.Error("a live tree whose record differs from the cache's logos was taken for up to date")
+	}
+	if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+		t.Errorf("tree differs from a build from scratch (-want +got):\n%s", diff)
 	}
 }
 
@@ -319,7 +364,7 @@ func testRebuilds(t *testing.T, aged bool) {
 	}
 	for _, step := range steps {
 		if aged {
-			if c := readTreeCache(opts.CacheFile, programID(), ""); c != nil {
+			if c := readTreeCache(opts.CacheFile, programID()); c != nil {
 				c.Started = time.Now().Add(time.Hour).UnixNano()
 				if err := writeTreeCache(opts.CacheFile, c); err != nil {
 					t.Fatal(err)
@@ -370,7 +415,7 @@ func testRebuilds(t *testing.T, aged bool) {
 // file again.
 func checkInputs(t *testing.T, step, cacheFile, src string) {
 	t.Helper()
-	c := readTreeCache(cacheFile, programID(), "")
+	c := readTreeCache(cacheFile, programID())
 	if c == nil {
 		t.Fatalf("%s: no cache file", step)
 	}
@@ -393,7 +438,7 @@ func checkInputs(t *testing.T, step, cacheFile, src string) {
 // file's hash and stat.
 func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 	t.Helper()
-	c := readTreeCache(cacheFile, programID(), "")
+	c := readTreeCache(cacheFile, programID())
 	if c == nil {
 		t.Fatalf("%s: no cache file", step)
 	}
@@ -872,7 +917,7 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
 		t.Fatal(err)
 	}
-	c := readTreeCache(opts.CacheFile, programID(), "")
+	c := readTreeCache(opts.CacheFile, programID())
 	if c == nil || len(c.Trees) == 0 {
 		t.Fatal("the first build wrote no usable cache")
 	}
@@ -887,7 +932,7 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The trees' records are decoded when a build opens the tree.
-	for _, tr := range readTreeCache(opts.CacheFile, programID(), "").Trees {
+	for _, tr := range readTreeCache(opts.CacheFile, programID()).Trees {
 		if tr.decode() == nil {
 			t.Error("a tree record naming ../victim.txt was accepted")
 		}

@@ -117,6 +117,13 @@ type treeRecord struct {
 	// build's 100 ms. deltas counts the entries of encoded's deltas.
 	editedFiles, editedDirs map[string]bool
 	deltas                  int
+	// count and sum are the number of files of a record read from a
+	// cache, and their filesSum, as the cache file holds them.
+	count int
+	sum   uint64
+	// decoded guards the decoding of Files (decode).
+	decoded   sync.Once
+	decodeErr error
 	// spilled holds more files, encoded: a clean build records the files
 	// it writes there, not in Files, which it never needs to look them up
 	// in (its tree was empty).
@@ -153,7 +160,31 @@ func (r *treeRecord) encodeWhole() {
 }
 
 // fileCount is the number of files the record names.
-func (r *treeRecord) fileCount() int { return len(r.Files) + r.spilled.count() }
+func (r *treeRecord) fileCount() int {
+	if r.Files == nil {
+		return r.count
+	}
+	return len(r.Files) + r.spilled.count()
+}
+
+// filesSum is the sum of the record's files (fileSum): as the cache file
+// holds it until they are decoded.
+func (r *treeRecord) filesSum() uint64 {
+	if r.Files == nil {
+		return r.sum
+	}
+	var sum uint64
+	for name, st := range r.Files {
+		sum += fileSum(name, st.Hash)
+	}
+	r.spilled.each(func(entry string) error {
+		d := &decoder{s: entry}
+		name := d.str()
+		sum += fileSum(name, d.hash())
+		return nil
+	})
+	return sum
+}
 
 // eachName calls fn with the name of every file the record names; a
 // spilled name is valid only during the call.
@@ -182,19 +213,13 @@ type fileState struct {
 }
 
 // readTreeCache reads the cache file; a missing, damaged or foreign file
-// gives nil. The logos are dropped when the program changed. The record
-// of the tree at liveDir, the output folder, is decoded as it is read.
-func readTreeCache(name, program, liveDir string) *treeCache {
+// gives nil. The logos are dropped when the program changed.
+func readTreeCache(name, program string) *treeCache {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	var early func(*treeRecord) bool
-	if info, err := os.Lstat(liveDir); err == nil && info.IsDir() {
-		dev, ino := devIno(info)
-		early = func(r *treeRecord) bool { return ino != 0 && r.Dev == dev && r.Ino == ino }
-	}
-	c, err := decodeCacheWith(data, early)
+	c, err := decodeCache(data)
 	if err != nil {
 		return nil
 	}
@@ -525,7 +550,7 @@ func openTree(dir string, c *treeCache) (*tree, error) {
 	}
 	t.sameBoot = c.Boot != "" && c.Boot == bootID()
 	for _, r := range c.Trees {
-		if r.Dev == dev && r.Ino == ino && r.decode() == nil {
+		if r.Dev == dev && r.Ino == ino && r.decodeDirs() == nil {
 			t.rec = r
 		}
 	}
@@ -548,7 +573,7 @@ func newTreeRecord() *treeRecord {
 // -no-cache writes every file again. A stat of each file was 40% of a
 // no-op build's CPU, and as much again of a one-change build's.
 func (t *tree) holds(name string, h hash) bool {
-	if t.rec == nil {
+	if t.rec == nil || t.rec.decode() != nil {
 		return false
 	}
 	t.mu.Lock()
