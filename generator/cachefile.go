@@ -235,29 +235,24 @@ func (r *treeRecord) encodeEntries(e *encoder, spilled bool) uint64 {
 func (r *treeRecord) delta() string {
 	var b strings.Builder
 	e := newEncoder(&b, nil)
-	e.uint(uint64(len(r.editedFiles)))
-	for name := range r.editedFiles {
-		st, ok := r.Files[name]
+	encodeEdits(e, r.editedFiles, r.Files, e.state)
+	encodeEdits(e, r.editedDirs, r.Dirs, e.int)
+	e.flush()
+	return b.String()
+}
+
+// encodeEdits writes each name of edited with 1 and its value in m, or
+// with 0 where m has none.
+func encodeEdits[V any](e *encoder, edited map[string]bool, m map[string]V, put func(V)) {
+	e.uint(uint64(len(edited)))
+	for name := range edited {
+		v, ok := m[name]
 		e.str(name)
 		e.bool(ok)
 		if ok {
-			e.hash(st.Hash)
-			e.int(st.Size)
-			e.int(st.MTime)
-			e.uint(st.Ino)
+			put(v)
 		}
 	}
-	e.uint(uint64(len(r.editedDirs)))
-	for d := range r.editedDirs {
-		mtime, ok := r.Dirs[d]
-		e.str(d)
-		e.bool(ok)
-		if ok {
-			e.int(mtime)
-		}
-	}
-	e.flush()
-	return b.String()
 }
 
 // decode reads the record's files and folders, which the cache file holds
@@ -292,7 +287,7 @@ func (r *treeRecord) parse(files bool) error {
 	}
 	for range n {
 		name := d.str()
-		st := fileState{Hash: d.hash(), Size: d.int(), MTime: d.int(), Ino: d.uint()}
+		st := d.state()
 		if files {
 			if !validName(name) {
 				return errors.New("a path outside the tree")
@@ -319,7 +314,7 @@ func (r *treeRecord) parse(files bool) error {
 				return errors.New("a path outside the tree")
 			}
 			if d.bool() {
-				st := fileState{Hash: d.hash(), Size: d.int(), MTime: d.int(), Ino: d.uint()}
+				st := d.state()
 				if files {
 					fm[name] = st
 				}
@@ -443,10 +438,18 @@ func (e *encoder) logo(slug string, l *cachedLogo) {
 // fileState writes a file's entry of a tree's record.
 func (e *encoder) fileState(name string, st fileState) {
 	e.str(name)
+	e.state(st)
+}
+
+func (e *encoder) state(st fileState) {
 	e.hash(st.Hash)
 	e.int(st.Size)
 	e.int(st.MTime)
 	e.uint(st.Ino)
+}
+
+func (d *decoder) state() fileState {
+	return fileState{Hash: d.hash(), Size: d.int(), MTime: d.int(), Ino: d.uint()}
 }
 
 func (e *encoder) input(in inputStat) {
