@@ -47,8 +47,8 @@ func encodeCache(w io.Writer, c *treeCache) error {
 	e.str(c.Boot)
 	e.hash(c.Collection)
 	e.fileHashes(c.CollectionFiles)
-	// The trees' records before the logos: a reader can decode the live
-	// tree's while it decodes the logos.
+	// Each tree's record as a string (decoded when its tree is opened),
+	// then the count of its files and their sum (filesSum).
 	e.uint(uint64(len(c.Trees)))
 	for _, t := range c.Trees {
 		e.uint(t.Dev)
@@ -141,11 +141,7 @@ func (r *treeRecord) encodeTo(e *encoder) uint64 {
 		e.uint(uint64(len(r.encoded) + len(delta)))
 		e.raw(r.encoded)
 		e.raw(delta)
-		var sum uint64
-		for name, st := range r.Files {
-			sum += fileSum(name, st.Hash)
-		}
-		return sum
+		return r.filesSum()
 	}
 	e.uint(uint64(r.entriesSize()) + uint64(r.spilled.payloadSize()))
 	return r.encodeEntries(e, true)
