@@ -209,10 +209,9 @@ func (r *treeRecord) encodeEntries(e *encoder, spilled bool) uint64 {
 	if spilled {
 		err := r.spilled.each(func(entry string) error {
 			e.raw(entry)
-			d := &decoder{s: entry}
-			name := d.str()
-			sum += fileSum(name, d.hash())
-			return d.err
+			name, h, err := spilledFile(entry)
+			sum += fileSum(name, h)
+			return err
 		})
 		if err != nil && e.err == nil {
 			e.err = err

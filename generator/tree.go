@@ -1236,10 +1236,8 @@ func (b *treeBuild) openStandby() error {
 	if b.standby, err = openTree(dir, b.old); err != nil {
 		return err
 	}
-	if s := b.standby; s != nil && s.rec != nil && s.rec.decode() != nil {
-		s.rec = nil // damaged: the standby is made anew
-	}
-	if s := b.standby; s != nil && s.rec != nil {
+	// A record that does not decode is damaged: the standby is made anew.
+	if s := b.standby; s != nil && s.rec != nil && s.rec.decode() == nil {
 		// A memo's standby may be one this process never opened, only
 		// read of: FillStandby checks it.
 		s.trusted = b.trusted && !b.opts.FillStandby
