@@ -34,7 +34,7 @@ import (
 // of its own size (FuzzDecodeCache checks 16 times).
 
 // cacheMagic starts the cache file and names its layout.
-const cacheMagic = "logoindex-tree-cache-9\n"
+const cacheMagic = "logoindex-tree-cache-10\n"
 
 // encodeCache writes c to w.
 func encodeCache(w io.Writer, c *treeCache) error {
@@ -48,7 +48,8 @@ func encodeCache(w io.Writer, c *treeCache) error {
 	e.hash(c.Collection)
 	e.fileHashes(c.CollectionFiles)
 	// Each tree's record as a string (decoded when its tree is opened),
-	// then the count of its files and their sum (filesSum).
+	// then the count of its files, their sum (filesSum), and which of
+	// the logos it holds (holdsLogos, lacks).
 	e.uint(uint64(len(c.Trees)))
 	for _, t := range c.Trees {
 		e.uint(t.Dev)
@@ -57,6 +58,8 @@ func encodeCache(w io.Writer, c *treeCache) error {
 		sum := t.encodeTo(e)
 		e.uint(uint64(n))
 		e.uint(sum)
+		e.bool(t.holdsLogos)
+		e.strs(t.lacks)
 	}
 	slugs := slices.Sorted(maps.Keys(c.Logos))
 	e.uint(uint64(len(slugs) + c.spilled.count()))
@@ -98,7 +101,11 @@ func decodeCache(data []byte) (*treeCache, error) {
 		} else {
 			d.fail()
 		}
-		r.sum = d.uint()
+		r.sum, r.sumKnown = d.uint(), true
+		r.holdsLogos, r.lacks = d.bool(), d.strs()
+		if !slices.IsSorted(r.lacks) {
+			d.fail()
+		}
 		c.Trees[i] = r
 	}
 	n := d.count(minLogo)
@@ -543,7 +550,7 @@ const (
 	minProblem   = minString + 3 + minString + minString
 	minLogo      = minString + minInput + 1 + minSummary + 1 + 1
 	minSummary   = 3*minString + 2 + minString + 2 + minString + 1 + 2
-	minTree      = 4 + minString
+	minTree      = 6 + minString
 	minTreeFile  = minString + 16 + 3
 	minTreeDir   = minString + 1
 	minDeltaFile = minString + 1

@@ -105,6 +105,9 @@ type rebuildCase struct {
 	liveEdited bool
 	// reused: the collection's files should come from the last build.
 	reused bool
+	// held is the number of logos the standby should hold by its
+	// record, whose files are not looked up (standbyHolds); 0: any.
+	held int
 }
 
 func editFile(t *testing.T, name, old, new string) {
@@ -260,6 +263,16 @@ func testRebuilds(t *testing.T, aged bool) {
 		{name: "and back", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(github, "icon.svg"), "M12.01 ", "M12 ")
 		}, computed: 1, reused: true},
+		{name: "another logo changed", edit: func(t *testing.T, src, out string) {
+			// The standby holds the last build's files but github's,
+			// which it holds as they were before the last build: of 72
+			// logos, 70 are held.
+			editFile(t, filepath.Join(src, "docker", "logo.yaml"), "name: Docker", "name: Docker Inc")
+		}, computed: 1, held: 70},
+		{name: "and back", edit: func(t *testing.T, src, out string) {
+			// The standby lacks only docker, which is computed.
+			editFile(t, filepath.Join(src, "docker", "logo.yaml"), "name: Docker Inc", "name: Docker")
+		}, computed: 1, held: 71},
 		{name: "a category renamed", edit: func(t *testing.T, src, out string) {
 			editFile(t, filepath.Join(src, "categories.yaml"), "name: Developer tools", "name: Developer tooling")
 		}, computed: -1},
@@ -396,6 +409,9 @@ func testRebuilds(t *testing.T, aged bool) {
 		}
 		if step.computed == -1 && res.Computed != res.Logos || step.computed > 0 && res.Computed != step.computed {
 			t.Errorf("%s: computed %d of %d logos, want %d", step.name, res.Computed, res.Logos, step.computed)
+		}
+		if step.held != 0 && res.held != step.held {
+			t.Errorf("%s: the standby held %d logos by its record, want %d", step.name, res.held, step.held)
 		}
 		if res.collectionReused != step.reused && !res.UpToDate {
 			t.Errorf("%s: the collection's files reused %v, want %v", step.name, res.collectionReused, step.reused)
@@ -826,10 +842,23 @@ func TestBuildTreeMemo(t *testing.T) {
 		name     string
 		edit     func()
 		changed  map[string]bool
-		computed int
+		computed int // -1: the build fails
 	}{
 		{"first build", nil, nil, 72},
 		{"one logo edited", func() { editFile(t, filepath.Join(src, "github/logo.yaml"), "name: GitHub", "name: GitHub Inc") }, map[string]bool{"github": true}, 1},
+		// A build that fails after writing docker's new files into the
+		// standby, whose record the memo keeps: the standby no longer
+		// holds docker as the cache lists it (standbyHolds), which the
+		// build after the next one, which swaps, would find.
+		{"another edited, a third broken", func() {
+			editFile(t, filepath.Join(src, "docker/logo.yaml"), "name: Docker", "name: Docker Inc")
+			editFile(t, filepath.Join(src, "gitlab/logo.yaml"), `hex: "#FC6D26"`, `hex: "#FC6D2"`)
+		}, map[string]bool{"docker": true, "gitlab": true}, -1},
+		{"both undone", func() {
+			editFile(t, filepath.Join(src, "docker/logo.yaml"), "name: Docker Inc", "name: Docker")
+			editFile(t, filepath.Join(src, "gitlab/logo.yaml"), `hex: "#FC6D2"`, `hex: "#FC6D26"`)
+		}, map[string]bool{"docker": true, "gitlab": true}, 0},
+		{"the first edit undone", func() { editFile(t, filepath.Join(src, "github/logo.yaml"), "name: GitHub Inc", "name: GitHub") }, map[string]bool{"github": true}, 1},
 		{"a logo added", func() {
 			if err := os.CopyFS(filepath.Join(src, "docker-two"), os.DirFS(filepath.Join(src, "docker"))); err != nil {
 				t.Fatal(err)
@@ -844,6 +873,12 @@ func TestBuildTreeMemo(t *testing.T) {
 		}
 		opts.Changed = step.changed
 		res, err := BuildTree(context.Background(), os.DirFS(src), out, opts)
+		if step.computed == -1 {
+			if err == nil {
+				t.Fatalf("%s: no error", step.name)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
