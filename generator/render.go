@@ -395,22 +395,14 @@ func (r *renderer) logoFiles(l *Logo, cats map[string]string) ([]OutFile, error)
 // the gallery and the other files of the site, and the build manifest. It
 // hands each to emit as a function that writes it, and keeps none: for a
 // large collection these files are tens of megabytes each, and a streamed
-// build writes one, without holding the JSON ones whole, before it makes
-// the next. The gallery, which takes as long as the rest together, is
-// made on a goroutine of its own beside them: emit must be safe for
-// concurrent use, and the order of its calls is not fixed.
+// build writes each as it is made, without holding it whole. The files of
+// every logo (the gallery, the index, the registry's index, the sitemaps)
+// are made each on a goroutine of its own: one after another they took
+// 11 to 17 ms of a rebuild's 57 to 77 after a name edit (3,470 logos).
+// emit must be safe for concurrent use, and the order of its calls is not
+// fixed.
 func (r *renderer) collectionFiles(cats []CategoryCount, logos *summaryList, emit func(name string, write func(io.Writer) error) error) error {
 	counts := indexCategories(cats)
-	gallery := make(chan error, 1)
-	go func() {
-		gallery <- emit(galleryFile, func(w io.Writer) error { return r.site.galleryTo(w, counts, logos) })
-	}()
-	err := r.restOfCollection(counts, logos, emit)
-	return errors.Join(err, <-gallery)
-}
-
-// restOfCollection emits the collection's files but the gallery.
-func (r *renderer) restOfCollection(counts []IndexCategory, logos *summaryList, emit func(name string, write func(io.Writer) error) error) error {
 	index := func(w io.Writer) error {
 		idx := Index{Categories: counts, Logos: []IndexLogo{}}
 		ew := newEntryWriter(r.base)
@@ -423,23 +415,31 @@ func (r *renderer) restOfCollection(counts []IndexCategory, logos *summaryList, 
 			})
 		}, "")
 	}
-	if err := emit("api/logos.json", index); err != nil {
-		return err
+	jobs := []func() error{
+		func() error {
+			return emit(galleryFile, func(w io.Writer) error { return r.site.galleryTo(w, counts, logos) })
+		},
+		func() error {
+			return emit("r/registry.json", func(w io.Writer) error { return r.registry.index(w, logos) })
+		},
+		func() error { return emit("api/logos.json", index) },
+		func() error { return r.site.otherPages(logos, emit) },
+		func() error {
+			manifest, err := manifestFile(r.base, r.logos)
+			if err != nil {
+				return err
+			}
+			return emitAll(append(slices.Clip(r.assets), manifest), emit)
+		},
 	}
-	if err := emit("r/registry.json", func(w io.Writer) error { return r.registry.index(w, logos) }); err != nil {
-		return err
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	for i, job := range jobs[1:] {
+		wg.Go(func() { errs[i+1] = job() })
 	}
-	if err := emitAll(r.assets, emit); err != nil {
-		return err
-	}
-	if err := r.site.otherPages(logos, emit); err != nil {
-		return err
-	}
-	manifest, err := manifestFile(r.base, r.logos)
-	if err != nil {
-		return err
-	}
-	return emitAll([]OutFile{manifest}, emit)
+	errs[0] = jobs[0]()
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // emitAll hands files to emit, as collectionFiles does its own.
