@@ -61,7 +61,10 @@ func encodeCache(w io.Writer, c *treeCache) error {
 		e.bool(t.holdsLogos)
 		e.strs(t.lacks)
 	}
-	slugs := slices.Sorted(maps.Keys(c.Logos))
+	slugs := c.order
+	if len(slugs) != len(c.Logos) || !slices.IsSorted(slugs) {
+		slugs = slices.Sorted(maps.Keys(c.Logos))
+	}
 	e.uint(uint64(len(slugs) + c.spilled.count()))
 	for _, slug := range slugs {
 		e.logo(slug, c.Logos[slug])
@@ -368,13 +371,17 @@ func newEncoder(w io.Writer, sum gohash.Hash) *encoder {
 }
 
 func (e *encoder) flush() {
+	e.write(e.buf)
+	e.buf = e.buf[:0]
+}
+
+func (e *encoder) write(b []byte) {
 	if e.err == nil {
 		if e.sum != nil {
-			e.sum.Write(e.buf)
+			e.sum.Write(b)
 		}
-		_, e.err = e.w.Write(e.buf)
+		_, e.err = e.w.Write(b)
 	}
-	e.buf = e.buf[:0]
 }
 
 func (e *encoder) grew() {
@@ -392,7 +399,19 @@ func (e *encoder) close() error {
 	return e.err
 }
 
-func (e *encoder) raw(s string)  { e.buf = append(e.buf, s...); e.grew() }
+func (e *encoder) raw(s string) {
+	if len(s) < 16<<10 {
+		e.buf = append(e.buf, s...)
+		e.grew()
+		return
+	}
+	// A tree's record, a megabyte or more, which the buffer grew to hold:
+	// by profile, 2 of the 6 ms of CPU a one-change build spent encoding
+	// the cache were faults on that new memory.
+	e.flush()
+	e.write(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
 func (e *encoder) uint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x); e.grew() }
 func (e *encoder) int(x int64)   { e.buf = binary.AppendVarint(e.buf, x); e.grew() }
 func (e *encoder) hash(h hash)   { e.buf = append(e.buf, h[:]...); e.grew() }

@@ -1342,6 +1342,7 @@ func (b *treeBuild) saveCache(digest hash, started time.Time) error {
 	for i, l := range b.logos {
 		if m := l.more; m != nil && m.sum != nil && m.in != nil && m.in.inputs != nil {
 			c.Logos[b.slugs.at(i)] = m.cached()
+			c.order = append(c.order, b.slugs.at(i))
 		}
 	}
 	for _, t := range []*tree{b.live, b.standby} {
