@@ -3,6 +3,7 @@
 package generator
 
 import (
+	"strings"
 	"syscall"
 	"unsafe"
 
@@ -44,6 +45,26 @@ func rawOpenat2(dirfd int, name string, how *unix.OpenHow) (int, error) {
 	}
 	r, _, e := unix.RawSyscall6(unix.SYS_OPENAT2, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(how)), unsafe.Sizeof(*how), 0, 0)
 	return int(r), errnoErr(e)
+}
+
+// rawStatx is statx(2) of name in dirfd, not following a link at its
+// end, for the fields fileStat keeps. A name that fits goes through a
+// buffer on the stack: unix.Fstatat allocated the name and the result for
+// each of the 15,000 stats of a no-op build of 3,470 logos.
+func rawStatx(dirfd int, name string, st *unix.Statx_t) error {
+	var buf [256]byte
+	p := &buf[0]
+	if len(name) < len(buf) && strings.IndexByte(name, 0) < 0 {
+		copy(buf[:], name) // the rest is zero
+	} else {
+		var err error
+		if p, err = unix.BytePtrFromString(name); err != nil {
+			return err
+		}
+	}
+	const mask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_INO
+	_, _, e := unix.RawSyscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(p)), unix.AT_SYMLINK_NOFOLLOW, mask, uintptr(unsafe.Pointer(st)), 0)
+	return errnoErr(e)
 }
 
 // rawMkdirat is mkdirat(2).
