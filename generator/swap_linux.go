@@ -217,31 +217,24 @@ func statAt(fd int, name string) (fileStat, error) {
 }
 
 func fromStat(st *unix.Stat_t) fileStat {
-	var mode fs.FileMode
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-	case unix.S_IFDIR:
-		mode = fs.ModeDir
-	case unix.S_IFLNK:
-		mode = fs.ModeSymlink
-	default:
-		mode = fs.ModeIrregular
-	}
-	return fileStat{mode: mode, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}
+	return fileStat{mode: typeOf(st.Mode), size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}
 }
 
 func fromStatx(st *unix.Statx_t) fileStat {
-	var mode fs.FileMode
-	switch uint32(st.Mode) & unix.S_IFMT {
+	return fileStat{mode: typeOf(uint32(st.Mode)), size: int64(st.Size), mtime: st.Mtime.Sec*1e9 + int64(st.Mtime.Nsec), ctime: st.Ctime.Sec*1e9 + int64(st.Ctime.Nsec), ino: st.Ino}
+}
+
+// typeOf is the type bits of a stat's mode as fileStat keeps them.
+func typeOf(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
 	case unix.S_IFREG:
+		return 0
 	case unix.S_IFDIR:
-		mode = fs.ModeDir
+		return fs.ModeDir
 	case unix.S_IFLNK:
-		mode = fs.ModeSymlink
-	default:
-		mode = fs.ModeIrregular
+		return fs.ModeSymlink
 	}
-	return fileStat{mode: mode, size: int64(st.Size), mtime: st.Mtime.Sec*1e9 + int64(st.Mtime.Nsec), ctime: st.Ctime.Sec*1e9 + int64(st.Ctime.Nsec), ino: st.Ino}
+	return fs.ModeIrregular
 }
 
 // retry calls f until it fails with anything but EINTR.
