@@ -669,7 +669,7 @@ func (b *treeBuild) placeCachedLogos() error {
 // the files of a logo from the cache by its record's holdsLogos: the logo
 // is not one it lacks and none of its files' folders changed, which is
 // what holds would find of each file, without looking each up in the
-// record (12 of a one-change build's 80 ms, by pairs of runs).
+// record (13 of a one-change build's 80 ms, by pairs of runs).
 func (b *treeBuild) standbyHolds() func(slug string, l builtLogo) bool {
 	s := b.standby
 	if !s.holdsLogos || !s.trusted && !s.dirsChecked {
@@ -695,8 +695,12 @@ func (b *treeBuild) standbyHolds() func(slug string, l builtLogo) bool {
 // the cache, and those it computed again (placeCached), whether the
 // standby is the tree the swap replaced, which holds the last build's
 // files, or the tree FillStandby filled. Past an eighth of the logos
-// (every logo, when the program changed) the list is not kept.
+// (every logo, when the program changed) the list is not kept, nor for a
+// build with no cache to go by, whose logos wait in its spill.
 func (b *treeBuild) standbyLacks(c *treeCache) (bool, []string) {
+	if c.spilled != nil {
+		return false, nil
+	}
 	var lacks []string
 	for i, l := range b.logos {
 		slug := b.slugs.at(i)
