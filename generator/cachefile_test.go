@@ -236,7 +236,9 @@ func withChecksum(body []byte) []byte {
 // at most a small multiple of the input's size.
 func FuzzDecodeCache(f *testing.F) {
 	var buf bytes.Buffer
-	encodeCache(&buf, filledCache())
+	filled := filledCache()
+	filled.Trees[1].holdsLogos, filled.Trees[1].lacks = true, []string{"logo-0", "logo-1"}
+	encodeCache(&buf, filled)
 	body := buf.Bytes()[:buf.Len()-crc32.Size]
 	f.Add(body[len(cacheMagic):])
 	// And one whose first tree's record has a delta.
