@@ -914,6 +914,82 @@ func TestBuildTreeMemo(t *testing.T) {
 	}
 }
 
+// TestBuildTreeUnrecordedFolder makes a standby whose record names a
+// logo's files in a folder that is not on record: a FillStandby build
+// that stops on a change has written the logo there, and the trusted
+// builds after it leave the folder alone. A check of that standby by stat
+// (a FillStandby build, or a build in a new process) removes the folder
+// (tree.clean); neither the record's files nor its claim on the logo
+// (standbyHolds) may outlive it.
+func TestBuildTreeUnrecordedFolder(t *testing.T) {
+	for _, then := range []string{"fill", "new process", "fill that stops"} {
+		t.Run(then, func(t *testing.T) { testUnrecordedFolder(t, then) })
+	}
+}
+
+func testUnrecordedFolder(t *testing.T, then string) {
+	src := copyDir(t, "../source-logos")
+	out := filepath.Join(t.TempDir(), "dist")
+	away := filepath.Join(t.TempDir(), "express")
+	opts := TreeOptions{Options: Options{Render: RenderOptions{BaseURL: "https://logos.example"}}, CacheFile: DefaultCachePath(out), Memo: &Memo{}}
+	// toggle adds " Z" to a logo's name, or takes it off.
+	toggle := func(slug, name string) {
+		meta := filepath.Join(src, slug, "logo.yaml")
+		data, err := os.ReadFile(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, to := "name: "+name+"\n", "name: "+name+" Z\n"
+		if strings.Contains(string(data), to) {
+			from, to = to, from
+		}
+		editFile(t, meta, from, to)
+	}
+	build := func(step string, fill bool) {
+		t.Helper()
+		o := opts
+		o.FillStandby = fill
+		if _, err := BuildTree(context.Background(), os.DirFS(src), out, o); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+	}
+	move := func(from, to string) {
+		t.Helper()
+		if err := os.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build("first build", false)
+	move(filepath.Join(src, "express"), away)
+	build("express removed", false)
+	toggle("android", "Android")
+	build("android edited", false) // neither tree holds express now
+	move(away, filepath.Join(src, "express"))
+	toggle("angular", "Angular")
+	build("express back, a fill that stops", true) // express into the standby's new logos/express
+	toggle("git", "Git")
+	build("git edited", false) // the trusted standby holds express by its record
+	toggle("docker", "Docker")
+	build("docker edited", false) // that tree is the standby, with its claim
+	switch then {
+	case "fill":
+		build("a fill", true)
+	case "new process":
+		if err := opts.Memo.Save(); err != nil {
+			t.Fatal(err)
+		}
+		opts.Memo = nil
+	case "fill that stops":
+		toggle("figma", "Figma")
+		build("figma edited, a fill that stops", true)
+	}
+	toggle("docker", "Docker")
+	build("docker back", false)
+	if diff := cmp.Diff(inMemory(t, src, opts.Options), readTree(t, out)); diff != "" {
+		t.Errorf("tree differs from a build from scratch (-want +got):\n%s", diff)
+	}
+}
+
 // TestBuildTreeSlugClash: a slug whose files land on a collection file
 // (r/registry.json) fails a streamed build too, cached or not, and the
 // live tree stays as it was.

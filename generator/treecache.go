@@ -725,6 +725,7 @@ func (t *tree) dirUnchanged(d string) bool {
 // clean removes from the changed folders of the tree what its record does
 // not name: files a killed build or a person left there.
 func (t *tree) clean() error {
+	gone := map[string]bool{} // folders removed, and recorded folders that were files
 	for d := range t.checkDirs() {
 		entries, err := os.ReadDir(filepath.Join(t.dir, filepath.FromSlash(d)))
 		if errors.Is(err, fs.ErrNotExist) {
@@ -744,8 +745,23 @@ func (t *tree) clean() error {
 			if err := os.RemoveAll(filepath.Join(t.dir, filepath.FromSlash(rel))); err != nil {
 				return err
 			}
+			if _, wasDir := t.rec.Dirs[rel]; e.IsDir() || wasDir {
+				gone[rel] = true
+			}
 		}
 		t.touch(d)
+	}
+	// A folder off record may hold files on record: a build that stopped
+	// wrote them there, and a memo kept its record. They are gone now.
+	if len(gone) > 0 {
+		for name := range t.rec.Files {
+			for d := name; d != "."; d = path.Dir(d) {
+				if gone[d] {
+					t.rec.deleteFile(name)
+					break
+				}
+			}
+		}
 	}
 	return nil
 }
