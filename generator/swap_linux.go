@@ -186,8 +186,9 @@ func mkdir(name string) error {
 	return nil
 }
 
-// noStatx is set once statx(2) is found missing (ENOSYS: a kernel before
-// 4.11, or a sandbox that does not pass it); statAt then uses fstatat.
+// noStatx is set once statx(2) is found missing: ENOSYS on a kernel
+// before 4.11, ENOSYS or EPERM from a sandbox's filter that does not pass
+// it (statx gives EPERM for nothing else); statAt then uses fstatat.
 var noStatx atomic.Bool
 
 // statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW), by statx(2) as a raw
@@ -203,7 +204,7 @@ func statAt(fd int, name string) (fileStat, error) {
 		switch {
 		case err == nil:
 			return fromStatx(&st), nil
-		case err != unix.ENOSYS:
+		case err != unix.ENOSYS && err != unix.EPERM:
 			return fileStat{}, &fs.PathError{Op: "statx", Path: name, Err: err}
 		}
 		noStatx.Store(true)
