@@ -197,10 +197,7 @@ var noStatx atomic.Bool
 func statAt(fd int, name string) (fileStat, error) {
 	if !noStatx.Load() {
 		var st unix.Statx_t
-		err := rawStatx(fd, name, &st)
-		for err == unix.EINTR {
-			err = rawStatx(fd, name, &st)
-		}
+		err := retry(func() error { return rawStatx(fd, name, &st) })
 		switch {
 		case err == nil:
 			return fromStatx(&st), nil
