@@ -667,8 +667,8 @@ func (b *treeBuild) placeCachedLogos() error {
 
 // standbyHolds returns a function that tells whether the standby holds
 // the files of a logo from the cache by its record's holdsLogos: the logo
-// is not one it lacks and each of its files' folders is on record and
-// unchanged (dirUnchanged), which is what holds would find of each file,
+// is not one it lacks and the record stands for each of its files'
+// folders (recordStands), which is what holds would find of each file,
 // without looking each up in the record (13 of a one-change build's
 // 80 ms, by pairs of runs).
 func (b *treeBuild) standbyHolds() func(slug string, l builtLogo) bool {
@@ -680,18 +680,16 @@ func (b *treeBuild) standbyHolds() func(slug string, l builtLogo) bool {
 		if _, lacks := slices.BinarySearch(s.lacks, slug); lacks {
 			return false
 		}
-		if !s.trusted {
-			last := "" // a logo's files share a few folders, in runs
-			for _, f := range l.files() {
-				d := path.Dir(f.Name)
-				if d == last {
-					continue
-				}
-				if !s.dirUnchanged(d) {
-					return false
-				}
-				last = d
+		last := "" // a logo's files share a few folders, in runs
+		for _, f := range l.files() {
+			d := path.Dir(f.Name)
+			if d == last {
+				continue
 			}
+			if !s.recordStands(d) {
+				return false
+			}
+			last = d
 		}
 		b.held.Add(1)
 		return true

@@ -621,7 +621,7 @@ func (t *tree) holds(name string, h hash) bool {
 	if !ok || st.Hash != h {
 		return false
 	}
-	if t.trusted || t.dirUnchanged(path.Dir(name)) {
+	if t.recordStands(path.Dir(name)) {
 		return true
 	}
 	cur, err := t.lstat(name)
@@ -711,10 +711,14 @@ func (t *tree) checkDirs() map[string]bool {
 	return t.changed
 }
 
-// dirUnchanged reports whether checkDirs found the folder d on record and
-// unchanged. Nothing writes the record's folders until the end of the
-// build, after the last holds.
-func (t *tree) dirUnchanged(d string) bool {
+// recordStands reports whether the record of the files in folder d stands
+// for them with no stat of their own: the tree is trusted, or checkDirs
+// found d on record and unchanged. Nothing writes the record's folders
+// until the end of the build, after the last holds.
+func (t *tree) recordStands(d string) bool {
+	if t.trusted {
+		return true
+	}
 	if !t.dirsChecked || t.changed[d] {
 		return false
 	}
