@@ -133,14 +133,16 @@ func linkedTree(ctx context.Context, base, dir string, slugs []string, digest st
 	return writeStamp(dir, stamp)
 }
 
-// warmTree lists every folder of the source tree dir and takes the stat of
-// every file, so that a build of it finds them in the kernel's caches, as
-// the 1x builds whose median it is compared with do (the first 1x build,
-// which reads them from disk, is the slowest of three). A scaled tree
-// made by an earlier run is read from disk otherwise: the first 30x build
-// of a session took 93.9 s; three more of the same code, 85.7 to 88.0 s.
+// warmTree lists every folder of the source tree dir and reads every
+// file, so that a build of it finds them in the kernel's caches, as a
+// build of a fresh checkout does and as the cp -r it is compared with
+// finds the tree it copies. A tree made by an earlier run (or before a
+// reboot) is read from disk otherwise: the first 30x build of a session
+// took 93.9 s, three more of the same code 85.7 to 88.0 s; the first of
+// five 1x builds was the slowest in every run (2.41 and 2.82 s, where the
+// next four took 1.31 to 1.71 s).
 func warmTree(ctx context.Context, dir string, logos int) error {
-	st := startStage("read the folders of "+filepath.Base(dir), logos+1)
+	st := startStage("read the source tree "+filepath.Base(dir), logos+1)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -149,7 +151,7 @@ func warmTree(ctx context.Context, dir string, logos int) error {
 			st.Add(1)
 			return ctx.Err()
 		}
-		_, err = d.Info()
+		_, err = os.ReadFile(p)
 		return err
 	})
 	if err != nil {
@@ -422,10 +424,11 @@ func (b *builder) build(ctx context.Context, st *stage, label string, env []stri
 
 // cleanBuilds times n clean builds of src, each in a new folder under work
 // with its own HOME and XDG_CACHE_HOME, so that no cache a build may keep
-// survives into the next. It returns the folder of the last with its
+// survives into the next. After each, then (when not nil) is called with
+// the run's number and folder. It returns the folder of the last with its
 // environment; every one stays until the caller removes work (see
 // builder.trash).
-func (b *builder) cleanBuilds(ctx context.Context, st *stage, src, work string, n int) (runs []run, dir string, env []string, err error) {
+func (b *builder) cleanBuilds(ctx context.Context, st *stage, src, work string, n int, then func(i int, dir string) error) (runs []run, dir string, env []string, err error) {
 	for i := range n {
 		dir = filepath.Join(work, fmt.Sprintf("run%d", i))
 		if env, err = freshWorkDir(dir); err != nil {
@@ -438,6 +441,11 @@ func (b *builder) cleanBuilds(ctx context.Context, st *stage, src, work string, 
 		}
 		runs = append(runs, r)
 		st.Add(1)
+		if then != nil {
+			if err := then(i, dir); err != nil {
+				return runs, "", nil, err
+			}
+		}
 	}
 	return runs, dir, env, nil
 }
@@ -470,51 +478,57 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		return err
 	}
 	st.End("%d logos in %s", len(slugs), src)
+	if err := warmTree(ctx, src, len(slugs)); err != nil {
+		return err
+	}
 	b := &builder{bin: bin, limit: cfg.maxRSS, runs: cfg.runs, trash: cfg.trash}
 	row := &BuildRow{Logos: len(slugs), Runs: cfg.runs}
 	res.Build = row
 	label := fmt.Sprintf("build %d", len(slugs))
 
-	// Clean builds.
-	st = startStage(label+": clean", cfg.runs)
+	// Clean builds, and cp -r of what each wrote into a new folder beside
+	// it (the copies go with out), in turn: whatever slows the machine's
+	// file system for a while (a removal by anything, the write-back of
+	// what came before) then weighs on both alike, where five builds and
+	// then five copies gave it all to whichever came first. The last copy
+	// is compared with the tree after the no-op rebuilds.
+	st = startStage(label+": clean build and cp -r, in turn", 2*cfg.runs)
 	out := filepath.Join(work, "out-"+name)
 	b.discard(out) // with the runs done before a failure or Ctrl-C
-	full, dir, env, err := b.cleanBuilds(ctx, st, src, out, cfg.runs)
+	var copyDir string
+	var copies []run
+	copyOf := func(i int, dir string) error {
+		dist, err := filepath.EvalSymlinks(filepath.Join(dir, "dist"))
+		if err != nil {
+			return err
+		}
+		copyDir = filepath.Join(dir, "copy")
+		writeBack()
+		r, err := timed(ctx, st, fmt.Sprintf("cp -r %d of %d", i+1, cfg.runs), nil, 0, "cp", "-r", dist, copyDir)
+		if err != nil {
+			return err
+		}
+		copies = append(copies, r)
+		st.Add(1)
+		return nil
+	}
+	full, dir, env, err := b.cleanBuilds(ctx, st, src, out, cfg.runs, copyOf)
 	if err != nil {
 		st.End("stopped")
 		return err
 	}
-	dist, files, err := output(dir)
+	_, files, err := output(dir)
 	if err != nil {
 		return err
 	}
 	row.Files = files
 	row.Clean, row.CleanRuns, row.CleanCPU = secs(full), runSecs(full), cpuSecs(full)
 	row.PeakRSSMB = mb(maxRSS(full))
-	st.End("%d files, median %.2fs, peak RSS %.0f MB", row.Files, row.Clean, row.PeakRSSMB)
-	save("build: clean")
-
-	// cp -r of what the build wrote, each run into a new folder (the
-	// copies go with out). The last copy is compared with the tree after
-	// the no-op rebuilds.
-	st = startStage(label+": cp -r", cfg.runs)
-	var copyDir string
-	var copies []run
-	for i := range cfg.runs {
-		copyDir = filepath.Join(dir, fmt.Sprintf("copy%d", i))
-		writeBack()
-		r, err := timed(ctx, st, fmt.Sprintf("run %d of %d", i+1, cfg.runs), nil, 0, "cp", "-r", dist, copyDir)
-		if err != nil {
-			st.End("stopped")
-			return err
-		}
-		copies = append(copies, r)
-		st.Add(1)
-	}
-	row.Copy, row.CopyCPU = secs(copies), cpuSecs(copies)
+	row.Copy, row.CopyRuns, row.CopyCPU = secs(copies), runSecs(copies), cpuSecs(copies)
 	row.CopyRatio = row.Clean / row.Copy
-	st.End("median %.2fs: the build takes %.2fx", row.Copy, row.CopyRatio)
-	save("build: cp -r")
+	st.End("%d files; clean build median %.2fs, peak RSS %.0f MB; cp -r median %.2fs: the build takes %.2fx",
+		row.Files, row.Clean, row.PeakRSSMB, row.Copy, row.CopyRatio)
+	save("build: clean and cp -r")
 
 	rebuild := func(st *stage, label string) (run, error) {
 		return b.build(ctx, st, label, env, src, filepath.Join(dir, "dist"))
@@ -691,7 +705,7 @@ func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src
 	st := startStage(fmt.Sprintf("build %d: clean", s.Logos), runs)
 	out := filepath.Join(work, fmt.Sprintf("out-%s-x%d", name, s.Copies))
 	b.discard(out)
-	full, dir, _, err := b.cleanBuilds(ctx, st, tree, out, runs)
+	full, dir, _, err := b.cleanBuilds(ctx, st, tree, out, runs, nil)
 	if err != nil {
 		if errors.Is(err, errMemory) {
 			s.PeakRSSMB = mb(b.limit)

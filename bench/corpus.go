@@ -176,14 +176,17 @@ func runOurs(ctx context.Context, c *corpus, runs int) error {
 }
 
 // runSVGO runs SVGO's CLI with its default preset on a folder holding the
-// corpus, as peers run it, and keeps the median time of runs. The bar
-// counts the files SVGO has written.
-func runSVGO(ctx context.Context, c *corpus, cache, modules string, runs int) error {
+// corpus, as peers run it, and keeps the median time of runs. Each run
+// writes into a new folder, and all go to the trash: a removal between
+// runs would slow the next one (see trash), and the builds timed after.
+// The bar counts the files SVGO has written.
+func runSVGO(ctx context.Context, c *corpus, cache, modules string, runs int, t *trash) error {
 	dir := filepath.Join(cache, "corpora", c.Name)
-	src, out := filepath.Join(dir, "src"), filepath.Join(dir, "svgo")
-	if err := os.RemoveAll(dir); err != nil {
+	src := filepath.Join(dir, "src")
+	if err := os.RemoveAll(dir); err != nil { // left by a run that died
 		return err
 	}
+	t.dirs = append(t.dirs, dir)
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		return err
 	}
@@ -195,10 +198,9 @@ func runSVGO(ctx context.Context, c *corpus, cache, modules string, runs int) er
 	svgo := filepath.Join(modules, "svgo", "bin", "svgo")
 	st := startStage("svgo "+c.Name, runs*len(c.Files))
 	var times []time.Duration
+	var out string
 	for i := range runs {
-		if err := os.RemoveAll(out); err != nil {
-			return err
-		}
+		out = filepath.Join(dir, fmt.Sprintf("svgo%d", i))
 		cmd := exec.CommandContext(ctx, "node", svgo, "--quiet", "-f", src, "-o", out)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

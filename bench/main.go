@@ -197,7 +197,7 @@ func measure(ctx context.Context, cfg config, res *Results, save func(string)) e
 		if c.Name != "simple-icons" || cfg.sample > 0 {
 			svgoRuns = 1
 		}
-		if err := runSVGO(ctx, c, cfg.cache, modules, svgoRuns); err != nil {
+		if err := runSVGO(ctx, c, cfg.cache, modules, svgoRuns, cfg.trash); err != nil {
 			return err
 		}
 		row := CorpusRow{
@@ -333,6 +333,7 @@ type BuildRow struct {
 	Clean               float64   `json:"clean_build_seconds"`
 	CleanRuns           []float64 `json:"clean_build_runs"`
 	Copy                float64   `json:"cp_r_seconds"`
+	CopyRuns            []float64 `json:"cp_r_runs,omitempty"` // in turn with the clean builds
 	CopyRatio           float64   `json:"clean_build_over_cp_r"`
 	NoOp                float64   `json:"noop_rebuild_seconds"`
 	NoOpRuns            []float64 `json:"noop_rebuild_runs"`
