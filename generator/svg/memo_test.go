@@ -1,7 +1,9 @@
 package svg
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,7 +68,7 @@ func TestMemo(t *testing.T) {
 func TestMemoIsConsulted(t *testing.T) {
 	const d = "M0 0h10v10z"
 	src := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="` + d + `"/></svg>`
-	m := &Memo{checked: map[string]pathCheck{d: {"forged", 3}}}
+	m := &Memo{checked: map[string]pathCheck{d: {"forged", 3, nil}}}
 	_, probs := CheckMemo(mustParse(t, []byte(src)), Rules{}, m)
 	if len(probs) != 1 || probs[0].Msg != "d on <path>: forged" || probs[0].Col != 73 {
 		t.Errorf("problems = %v, want the forged one at column 73 (the value starts at 70)", probs)
@@ -80,5 +82,53 @@ func TestMemoIsConsulted(t *testing.T) {
 	}
 	if want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M0 0h9v9z"/></svg>`; string(r.Data) != want {
 		t.Errorf("output = %s, want the forged path: %s", r.Data, want)
+	}
+
+	// The segments a check read are what the rounding rounds.
+	doc = mustParse(t, []byte(src))
+	forged, _ := parsePathInto(nil, "M0 0h8v8z")
+	m = &Memo{checked: map[string]pathCheck{d: {"", 0, forged}}}
+	info, _ = CheckMemo(doc, Rules{}, m)
+	if r, err = OptimiseDocument(doc, info, Options{Memo: m}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="m0 0h8v8z"/></svg>`; string(r.Data) != want {
+		t.Errorf("output = %s, want the forged segments rounded: %s", r.Data, want)
+	}
+}
+
+// TestMemoSegments optimises a file of many paths with a Memo and without
+// one: the segments the Memo keeps from the check fill its store and move
+// to a larger one, and some paths hold more segments than the store's
+// bound for their length (H, V and Z take fewer than 12 bytes).
+func TestMemoSegments(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">`)
+	for i := range 300 {
+		fmt.Fprintf(&b, `<path d="M%d.125 1.0625h1v1h1v1h1v1h1v1h1v1zz"/>`, i%20)
+		fmt.Fprintf(&b, `<path d="M1.2345 %d.3456C3.4567 4.5678 5.6789 6.789 7.891 8.9012c1.1 0 2.2 1.1 2.2 2.2S12 14 13 14z"/>`, i%20)
+		b.WriteString(`<path d=""/>`)
+	}
+	b.WriteString(`</svg>`)
+	run := func(m *Memo) (string, string) {
+		doc := mustParse(t, []byte(b.String()))
+		info, probs := CheckMemo(doc, Rules{}, m)
+		r, err := OptimiseDocument(doc, info, Options{Memo: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(r.Data), probs.Error()
+	}
+	wantOut, wantProbs := run(nil)
+	m := new(Memo)
+	gotOut, gotProbs := run(m)
+	if diff := cmp.Diff(wantOut, gotOut); diff != "" {
+		t.Errorf("output with the memo (-alone +with):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantProbs, gotProbs); diff != "" {
+		t.Errorf("problems with the memo (-alone +with):\n%s", diff)
+	}
+	if cap(m.segs) < 64 {
+		t.Errorf("the memo's store holds %d segments: the test no longer fills it", cap(m.segs))
 	}
 }

@@ -356,6 +356,12 @@ func parsePathInto(dst []pathSeg, s string) ([]pathSeg, bool) {
 // Empty data draws nothing and is fine.
 func checkPathData(s string) (msg string, at int) {
 	_, at, msg = readPath(s, false)
+	return pathProblem(msg, at)
+}
+
+// pathProblem is checkPathData's message for readPath's description of an
+// error at offset at (none when at < 0).
+func pathProblem(msg string, at int) (string, int) {
 	if at >= 0 {
 		return "path data " + msg + fmt.Sprintf(" (at character %d); renderers draw a path only up to its first error", at+1), at
 	}
@@ -616,9 +622,21 @@ func (w *pathWriter) shortest(abs byte, absToks, relToks []ptok) (absolute bool)
 // (flatPoints). straighten allows turning nearly straight curves into
 // lines, which dashes would tell. ok is false for data it cannot read.
 func roundPath(d string, r rounder, reshape bool) (string, bool) {
+	return roundRead(d, nil, r, reshape)
+}
+
+// roundRead is roundPath of d, whose segments are read, when not nil (a
+// Memo keeps those its check read): it works on a copy.
+func roundRead(d string, read []pathSeg, r rounder, reshape bool) (string, bool) {
 	sc := roundPool.Get().(*roundScratch)
 	defer roundPool.Put(sc)
-	segs, ok := parsePathInto(sc.segs, d)
+	var segs []pathSeg
+	ok := len(read) > 0
+	if read != nil {
+		segs = append(sc.segs[:0], read...)
+	} else {
+		segs, ok = parsePathInto(sc.segs, d)
+	}
 	sc.segs = segs[:0]
 	if !ok {
 		return "", false
