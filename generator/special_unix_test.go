@@ -268,13 +268,14 @@ func TestReadSourceBothWays(t *testing.T) {
 	}
 }
 
-// TestWriteNewAndMkdirAsOSDoes checks writeNew and mkdir, which make
+// TestWriteNewAndMkdirAsOSDoes checks writeNew and mkdirAt, which make
 // their own system calls on Linux (sysraw_linux.go), against os: the same
 // errors for an existing name, a missing folder and a file in the way,
-// and the same file.
+// and the same file. They are called with the whole path (in a) and with
+// a path under the descriptor of a folder (in r), as a tree's root gives.
 func TestWriteNewAndMkdirAsOSDoes(t *testing.T) {
 	dir := t.TempDir()
-	for _, side := range []string{"a", "b"} {
+	for _, side := range []string{"a", "r", "b"} {
 		for _, name := range []string{"folder", "folder-d", "file-d"} {
 			if err := os.MkdirAll(filepath.Join(dir, side, name), 0o755); err != nil {
 				t.Fatal(err)
@@ -306,20 +307,36 @@ func TestWriteNewAndMkdirAsOSDoes(t *testing.T) {
 		_, err = f.Write(data)
 		return errors.Join(err, f.Close())
 	}
+	r, err := os.Open(filepath.Join(dir, "r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	data := []byte(strings.Repeat("<svg/>", 20000))
 	for _, name := range []string{"new", "file", "folder", "missing/new", "file/new"} {
-		got := kind(func() error { _, err := writeNew(filepath.Join(dir, "a", name), data); return err }())
+		a, rel := filepath.Join(dir, "a", name), filepath.Join(dir, "r", name)
 		want := kind(osWrite(filepath.Join(dir, "b", name), data))
-		if got != want {
+		if got := kind(func() error { _, err := writeNew(atCWD, a, a, data); return err }()); got != want {
 			t.Errorf("writeNew %s: %s, os: %s", name, got, want)
 		}
-		got = kind(mkdir(filepath.Join(dir, "a", name+"-d")))
+		if got := kind(func() error { _, err := writeNew(int(r.Fd()), name, rel, data); return err }()); got != want {
+			t.Errorf("writeNew %s under a folder's descriptor: %s, os: %s", name, got, want)
+		}
 		want = kind(os.Mkdir(filepath.Join(dir, "b", name+"-d"), 0o755))
-		if got != want {
-			t.Errorf("mkdir %s: %s, os: %s", name, got, want)
+		if got := kind(mkdirAt(atCWD, a+"-d", a+"-d")); got != want {
+			t.Errorf("mkdirAt %s: %s, os: %s", name, got, want)
+		}
+		if got := kind(mkdirAt(int(r.Fd()), name+"-d", rel+"-d")); got != want {
+			t.Errorf("mkdirAt %s under a folder's descriptor: %s, os: %s", name, got, want)
 		}
 	}
-	st, err := writeNew(filepath.Join(dir, "c"), data)
+	for _, name := range []string{"new", "new-d"} {
+		if _, err := os.Stat(filepath.Join(dir, "r", name)); err != nil {
+			t.Errorf("%s: nothing made under the folder's descriptor: %v", name, err)
+		}
+	}
+	p := filepath.Join(dir, "c")
+	st, err := writeNew(atCWD, p, p, data)
 	if err != nil {
 		t.Fatal(err)
 	}

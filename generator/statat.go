@@ -146,12 +146,7 @@ type lazyStatRoot struct {
 // descriptor, or else by its path under the tree's folder as it is now
 // (the swap renames it).
 func (t *tree) lstat(name string) (fileStat, error) {
-	t.stats.once.Do(func() {
-		if haveStatAt {
-			t.stats.root = openStatRoot(os.DirFS(t.dir))
-		}
-	})
-	if r := t.stats.root; r != nil && r.dir != nil {
+	if r := t.root(); r != nil {
 		return statAt(r.fd, name)
 	}
 	info, err := os.Lstat(filepath.Join(t.dir, filepath.FromSlash(name)))
@@ -159,6 +154,32 @@ func (t *tree) lstat(name string) (fileStat, error) {
 		return fileStat{}, err
 	}
 	return statOfInfo(info), nil
+}
+
+// root returns the tree folder's descriptor, opened on first use, or nil
+// where there is none.
+func (t *tree) root() *statRoot {
+	t.stats.once.Do(func() {
+		if haveStatAt {
+			t.stats.root = openStatRoot(os.DirFS(t.dir))
+		}
+	})
+	if r := t.stats.root; r != nil && r.dir != nil {
+		return r
+	}
+	return nil
+}
+
+// at returns the folder and path that name in the tree has for the system
+// calls that take both (writeNew, mkdirAt): the tree folder's descriptor
+// and name itself, which the kernel walks from there, where there is
+// one; else atCWD and the whole path, which it walks from / (ten names
+// deep for a bench's build, where a logo's file is three).
+func (t *tree) at(name string) (int, string) {
+	if r := t.root(); r != nil {
+		return r.fd, name
+	}
+	return atCWD, filepath.Join(t.dir, filepath.FromSlash(name))
 }
 
 func (t *tree) closeStats() {

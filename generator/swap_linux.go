@@ -178,9 +178,14 @@ func (fd fdReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// mkdir is os.Mkdir(name, 0o755), made as a raw system call.
-func mkdir(name string) error {
-	if err := retry(func() error { return rawMkdirat(unix.AT_FDCWD, name, 0o755) }); err != nil {
+// atCWD, as the folder of a system call that takes one, makes it take the
+// path relative to the working folder.
+const atCWD = unix.AT_FDCWD
+
+// mkdirAt is os.Mkdir(name, 0o755), made as a raw system call on rel under
+// the folder fd (see tree.at).
+func mkdirAt(fd int, rel, name string) error {
+	if err := retry(func() error { return rawMkdirat(fd, rel, 0o755) }); err != nil {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
 	}
 	return nil
@@ -244,14 +249,15 @@ func retry(f func() error) error {
 	}
 }
 
-// writeNew creates the file name, which must not exist, and returns its
-// stat as written. It makes the system calls itself: os.OpenFile adds
-// five (non-blocking mode set, tried on epoll, and cleared again) to the
-// four a new file needs, and a clean build creates 18,000.
-func writeNew(name string, data []byte) (*fileStat, error) {
+// writeNew creates the file name, which must not exist, as rel under the
+// folder at (see tree.at), and returns its stat as written. It makes the
+// system calls itself: os.OpenFile adds five (non-blocking mode set, tried
+// on epoll, and cleared again) to the four a new file needs, and a clean
+// build creates 18,000.
+func writeNew(at int, rel, name string, data []byte) (*fileStat, error) {
 	var fd int
 	err := retry(func() (err error) {
-		fd, err = rawOpenat(unix.AT_FDCWD, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_LARGEFILE, 0o644)
+		fd, err = rawOpenat(at, rel, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_LARGEFILE, 0o644)
 		return err
 	})
 	if err != nil {

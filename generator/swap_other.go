@@ -27,13 +27,17 @@ func statAt(fd int, name string) (fileStat, error) { return fileStat{}, errors.E
 
 func readDirAt(fd int, name string) ([]fs.DirEntry, error) { return nil, errors.ErrUnsupported }
 
-func mkdir(name string) error { return os.Mkdir(name, 0o755) }
+// atCWD stands for the working folder where Linux takes a folder's
+// descriptor; elsewhere the calls take the whole path.
+const atCWD = -100
+
+func mkdirAt(_ int, _, name string) error { return os.Mkdir(name, 0o755) }
 
 func readAt(fd int, name string, limit int64) ([]byte, error) { return nil, errors.ErrUnsupported }
 
 // writeNew creates the file name, which must not exist, and returns its
 // stat as written.
-func writeNew(name string, data []byte) (*fileStat, error) {
+func writeNew(_ int, _, name string, data []byte) (*fileStat, error) {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, err

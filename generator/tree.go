@@ -791,7 +791,8 @@ func (b *treeBuild) place(name string, h hash, data []byte) bool {
 		if data == nil {
 			return os.Link(filepath.Join(b.live.dir, filepath.FromSlash(name)), dst)
 		}
-		st, err = writeNew(dst, data)
+		at, rel := s.at(name)
+		st, err = writeNew(at, rel, dst, data)
 		return err
 	}
 	err := create()

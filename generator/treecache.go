@@ -675,7 +675,8 @@ func (t *tree) touch(d string) {
 // first.
 func (t *tree) mkdirs(d string) error {
 	dir := filepath.Join(t.dir, filepath.FromSlash(d))
-	err := mkdir(dir)
+	at, rel := t.at(d)
+	err := mkdirAt(at, rel, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
 		err = os.MkdirAll(dir, 0o755) // makes the parents, or checks dir is a folder
 	}
