@@ -17,10 +17,13 @@ CHECK_FLAGS ?=
 # own status (go run turns 2, bad usage, into 1), which make reports as
 # "Error 1" or "Error 2", and Ctrl-C ends serve with status 130. $(2) names
 # more programs to build beside it: publish runs ./cmd/logoindex-publish.
+# They are built static (CGO_ENABLED=0): nothing in them needs cgo, and a
+# static binary starts without the dynamic loader, 0.7 ms sooner, which
+# is a hundredth of a rebuild after one change (bench/README.md).
 define logoindex
 @echo "logoindex $(strip $(1))"
 @tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
-$(GO) build -o "$$tmp/" ./cmd/logoindex $(2) && "$$tmp/logoindex" $(1)
+CGO_ENABLED=0 $(GO) build -o "$$tmp/" ./cmd/logoindex $(2) && "$$tmp/logoindex" $(1)
 endef
 
 build:

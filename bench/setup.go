@@ -84,12 +84,14 @@ func ensureNodeModules(ctx context.Context, repo, cache string) error {
 	return os.WriteFile(stamp, lock, 0o644)
 }
 
-// buildBinary compiles the real logoindex command into the cache.
+// buildBinary compiles the real logoindex command into the cache, as the
+// Makefile builds it: static (CGO_ENABLED=0).
 func buildBinary(ctx context.Context, repo, cache string) (string, error) {
 	bin := filepath.Join(cache, "bin", "logoindex")
 	st := startStage("go build ./cmd/logoindex", -1)
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/logoindex")
 	cmd.Dir = repo
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if err := runQuiet(cmd); err != nil {
 		st.End("failed")
 		return "", fmt.Errorf("go build: %w", err)
