@@ -36,6 +36,9 @@ const (
 type SourceFile struct {
 	Path string // display path: Options.Dir joined with the file's name in the FS
 	Data []byte
+	// stat is the file's, taken on the open file before it was read;
+	// its ino is 0 when the file system gave none.
+	stat fileStat
 }
 
 // LogoSource is the raw content of one logo folder.
@@ -407,7 +410,7 @@ func notRegular(t fs.FileMode) string {
 // at, when it has a descriptor of fsys's folder, reads by readAt.
 func readFile(fsys fs.FS, at *statRoot, dir, name string, limit int64, probs *ProblemList) *SourceFile {
 	p := displayPath(dir, name)
-	data, err := readSource(fsys, at, name, limit)
+	data, st, err := readSource(fsys, at, name, limit)
 	var large *tooLargeError
 	switch {
 	case errors.As(err, &large) && large.size >= 0:
@@ -419,7 +422,7 @@ func readFile(fsys fs.FS, at *statRoot, dir, name string, limit int64, probs *Pr
 	case err != nil:
 		probs.Errorf(problem.FileUnreadable, p, 0, 0, "cannot read: %s", describeFSError(err))
 	default:
-		return &SourceFile{Path: p, Data: data}
+		return &SourceFile{Path: p, Data: data, stat: st}
 	}
 	return nil
 }
@@ -434,36 +437,39 @@ type tooLargeError struct{ size int64 }
 
 func (e *tooLargeError) Error() string { return "over the limit" }
 
-// readSource reads name: by readAt where it can, else through fsys.
-func readSource(fsys fs.FS, at *statRoot, name string, limit int64) ([]byte, error) {
+// readSource reads name, and gives the stat of the open file taken before
+// the read (no inode when fsys gives no stat): by readAt where it can,
+// else through fsys.
+func readSource(fsys fs.FS, at *statRoot, name string, limit int64) ([]byte, fileStat, error) {
 	if at != nil && at.dir != nil {
-		if data, err := readAt(at.fd, name, limit); !errors.Is(err, errors.ErrUnsupported) {
-			return data, err
+		if data, st, err := readAt(at.fd, name, limit); !errors.Is(err, errors.ErrUnsupported) {
+			return data, st, err
 		}
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, fileStat{}, err
 	}
 	defer f.Close()
 	size := int64(-1)
+	var st fileStat
 	if info, err := f.Stat(); err == nil {
-		size = info.Size()
+		size, st = info.Size(), statOfInfo(info)
 		if !info.Mode().IsRegular() {
-			return nil, errNotRegular
+			return nil, fileStat{}, errNotRegular
 		}
 		if info.Size() > limit {
-			return nil, &tooLargeError{size: info.Size()}
+			return nil, fileStat{}, &tooLargeError{size: info.Size()}
 		}
 	}
 	data, err := readToEnd(f, size, limit)
 	if err != nil {
-		return nil, err
+		return nil, fileStat{}, err
 	}
 	if int64(len(data)) > limit {
-		return nil, &tooLargeError{size: -1}
+		return nil, fileStat{}, &tooLargeError{size: -1}
 	}
-	return data, nil
+	return data, st, nil
 }
 
 // readToEnd reads r, a regular file of size bytes by its stat (-1 when

@@ -226,9 +226,11 @@ func TestReadSourceBothWays(t *testing.T) {
 	if at.dir == nil {
 		t.Skip("the root's FS gives no descriptor on this system")
 	}
-	if _, err := readAt(at.fd, "small", limit); errors.Is(err, errors.ErrUnsupported) {
+	if _, _, err := readAt(at.fd, "small", limit); errors.Is(err, errors.ErrUnsupported) {
 		t.Skip("this kernel has no openat2: readAt leaves every read to fs.FS")
 	}
+	// The stat a read gives is the file's (a build records it as the
+	// file's, in place of a stat by name): that of os.Lstat.
 	read := func(at *statRoot, name string) (string, string) {
 		var probs ProblemList
 		done := make(chan *SourceFile, 1)
@@ -236,6 +238,13 @@ func TestReadSourceBothWays(t *testing.T) {
 		select {
 		case f := <-done:
 			if f != nil {
+				info, err := os.Lstat(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(statOfInfo(info), f.stat, cmp.AllowUnexported(fileStat{})); diff != "" {
+					t.Errorf("%s: the stat of the read (at %t) differs from os.Lstat's (-os +read):\n%s", name, at != nil, diff)
+				}
 				return f.Path + " " + string(f.Data), ""
 			}
 			return "", fmt.Sprintf("%s %s: %s", probs[0].Code, probs[0].Path, probs[0].Msg)

@@ -111,11 +111,11 @@ var noOpenat2 atomic.Bool
 // sets the file up for the poller, twelve calls: a clean build of
 // simple-icons made 276,000 file system calls with it, 196,000 without.
 // O_NONBLOCK keeps a FIFO put there meanwhile from blocking the open;
-// fstat then refuses it. It returns errors.ErrUnsupported where openat2
-// cannot be used.
-func readAt(fd int, name string, limit int64) ([]byte, error) {
+// fstat then refuses it. It returns the file's stat by that fstat, taken
+// before the read, and errors.ErrUnsupported where openat2 cannot be used.
+func readAt(fd int, name string, limit int64) ([]byte, fileStat, error) {
 	if noOpenat2.Load() {
-		return nil, errors.ErrUnsupported
+		return nil, fileStat{}, errors.ErrUnsupported
 	}
 	how := unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK,
@@ -129,35 +129,35 @@ func readAt(fd int, name string, limit int64) ([]byte, error) {
 	switch err {
 	case unix.ENOSYS:
 		noOpenat2.Store(true)
-		return nil, errors.ErrUnsupported
+		return nil, fileStat{}, errors.ErrUnsupported
 	case unix.EPERM, unix.EINVAL:
 		// A seccomp filter that does not know openat2 may answer EPERM,
 		// and an older kernel EINVAL for a flag: fs.FS reads it, and
 		// reports what the file itself has.
-		return nil, errors.ErrUnsupported
+		return nil, fileStat{}, errors.ErrUnsupported
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, fileStat{}, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer rawClose(nfd)
 	var st unix.Stat_t
 	if err := retry(func() error { return unix.Fstat(nfd, &st) }); err != nil {
-		return nil, &fs.PathError{Op: "fstat", Path: name, Err: err}
+		return nil, fileStat{}, &fs.PathError{Op: "fstat", Path: name, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, errNotRegular
+		return nil, fileStat{}, errNotRegular
 	}
 	if st.Size > limit {
-		return nil, &tooLargeError{size: st.Size}
+		return nil, fileStat{}, &tooLargeError{size: st.Size}
 	}
 	b, err := readToEnd(fdReader(nfd), st.Size, limit)
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		return nil, fileStat{}, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
 	if int64(len(b)) > limit {
-		return nil, &tooLargeError{size: -1}
+		return nil, fileStat{}, &tooLargeError{size: -1}
 	}
-	return b, nil
+	return b, fromStat(&st), nil
 }
 
 // fdReader reads a file descriptor, with no poller.

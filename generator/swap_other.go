@@ -33,7 +33,9 @@ const atCWD = -100
 
 func mkdirAt(_ int, _, name string) error { return os.Mkdir(name, 0o755) }
 
-func readAt(fd int, name string, limit int64) ([]byte, error) { return nil, errors.ErrUnsupported }
+func readAt(fd int, name string, limit int64) ([]byte, fileStat, error) {
+	return nil, fileStat{}, errors.ErrUnsupported
+}
 
 // writeNew creates the file name, which must not exist, and returns its
 // stat as written.

@@ -530,7 +530,7 @@ func (b *treeBuild) logo(slug string) builtLogo {
 		return b.compute(slug, inputStat{}, nil, nil) // no cache to fill
 	}
 	if b.old == nil {
-		folder, inputs, entries := b.source.statInputs(slug)
+		folder, inputs, entries := b.source.statInputs(slug, false)
 		return b.compute(slug, folder, inputs, entries)
 	}
 	c := b.old.Logos[slug]
@@ -552,7 +552,7 @@ func (b *treeBuild) logo(slug string) builtLogo {
 		folder, inputs = b.restat(slug, c)
 	}
 	if inputs == nil {
-		folder, inputs, entries = b.source.statInputs(slug)
+		folder, inputs, entries = b.source.statInputs(slug, true)
 	}
 	if inputs != nil && c != nil {
 		if in, ok := b.sameInputs(slug, c.Inputs, inputs); ok {
@@ -592,23 +592,30 @@ func (b *treeBuild) computeState(slug string, folder inputStat, inputs []inputSt
 		b.place(f.Name, h, f.Data)
 	}
 	l.in = in
-	// The stat of each input was taken before it was read, so an edit
-	// made meanwhile shows as a changed stat next time.
-	data := map[string][]byte{}
+	// The stat of each input was taken before it was read (by name, or
+	// on the open file), so an edit made meanwhile shows as a changed
+	// stat next time.
+	read := map[string]*SourceFile{}
 	if ls.Meta != nil {
-		data["logo.yaml"] = ls.Meta.Data
+		read["logo.yaml"] = ls.Meta
 	}
 	for v, f := range ls.Variants {
-		data[v+".svg"] = f.Data
+		read[v+".svg"] = f
 	}
 	for i := range inputs {
-		d, ok := data[inputs[i].Name]
+		f, ok := read[inputs[i].Name]
 		if !ok {
 			return l // not all read: not cached, nor spilled
 		}
-		inputs[i].Hash = hashOf(d)
+		if inputs[i].Ino == 0 { // listed only (statInputs)
+			if f.stat.ino == 0 || !f.stat.mode.IsRegular() {
+				return l
+			}
+			inputs[i] = f.stat.input(inputs[i].Name)
+		}
+		inputs[i].Hash = hashOf(f.Data)
 	}
-	if len(inputs) == len(data) {
+	if len(inputs) == len(read) {
 		in.inputs = inputs
 	}
 	if b.logoSpill != nil && (in.inputs != nil || !b.cached) {
@@ -746,7 +753,7 @@ func (b *treeBuild) placeCached(slug string, l builtLogo) {
 	for _, f := range l.files() {
 		if !b.place(f.Name, f.Hash, nil) {
 			l.more.replaced = true
-			folder, inputs, entries := b.source.statInputs(slug)
+			folder, inputs, entries := b.source.statInputs(slug, true)
 			c := b.compute(slug, folder, inputs, entries)
 			if !c.hasSummary() {
 				b.fail(fmt.Errorf("logo %s changed during the build; build again", slug))
