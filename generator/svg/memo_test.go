@@ -132,3 +132,44 @@ func TestMemoSegments(t *testing.T) {
 		t.Errorf("the memo's store holds %d segments: the test no longer fills it", cap(m.segs))
 	}
 }
+
+// FuzzMemoPaths feeds many paths (split at |) through one Memo: each is
+// checked, then all are rounded in reverse order, after every path's
+// segments went into the Memo's store, and each must give what the
+// functions without a Memo give. The store's bound is a guess from the
+// data's length that H, V, Z and implicit line-tos exceed.
+func FuzzMemoPaths(f *testing.F) {
+	f.Add("M0 0h10v10z|M1.5 2.25C3 4 5 6 7 8s1 1 2 2z|m0 0zzzzzzzzzzzzzzzzzzzzzzzz|M0 0H1V1H0Z|", 0.01, false)
+	f.Add("M0 0 1 1 2 2 3 3|  |M0,0a1 1 0 011 1|M0 0hhh", 0.5, true)
+	f.Fuzz(func(t *testing.T, all string, tol float64, reshape bool) {
+		r := newRounder(tol)
+		if !r.ok {
+			return
+		}
+		ds := strings.Split(all, "|")
+		type result struct {
+			msg string
+			at  int
+			v   string
+			ok  bool
+		}
+		want := make([]result, len(ds))
+		for i, d := range ds {
+			msg, at := checkPathData(d)
+			v, ok := roundPath(d, r, reshape)
+			want[i] = result{msg, at, v, ok}
+		}
+		m := new(Memo)
+		for i, d := range ds {
+			if msg, at := m.checkPath(d); msg != want[i].msg || at != want[i].at {
+				t.Fatalf("check %q: %q %d, want %q %d", d, msg, at, want[i].msg, want[i].at)
+			}
+		}
+		for i := len(ds) - 1; i >= 0; i-- {
+			m.rounded = nil // round each anew from the stored segments
+			if v, ok := m.roundPath(ds[i], r, reshape); v != want[i].v || ok != want[i].ok {
+				t.Fatalf("round %q: %q %v, want %q %v", ds[i], v, ok, want[i].v, want[i].ok)
+			}
+		}
+	})
+}
