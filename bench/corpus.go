@@ -186,7 +186,7 @@ func runSVGO(ctx context.Context, c *corpus, cache, modules string, runs int, t 
 	if err := os.RemoveAll(dir); err != nil { // left by a run that died
 		return err
 	}
-	t.dirs = append(t.dirs, dir)
+	t.add(dir)
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		return err
 	}
