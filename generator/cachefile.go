@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	gohash "hash"
@@ -34,7 +33,7 @@ import (
 // of its own size (FuzzDecodeCache checks 16 times).
 
 // cacheMagic starts the cache file and names its layout.
-const cacheMagic = "logoindex-tree-cache-10\n"
+const cacheMagic = "logoindex-tree-cache-11\n"
 
 // encodeCache writes c to w.
 func encodeCache(w io.Writer, c *treeCache) error {
@@ -680,8 +679,9 @@ func (d *decoder) problems() ProblemList {
 // digestOf hashes what the cache's encoding makes of a value, for
 // collectionDigest.
 func digestOf(write func(e *encoder)) hash {
-	e := newEncoder(io.Discard, sha256.New())
+	h := newHasher()
+	e := newEncoder(io.Discard, h)
 	write(e)
 	e.flush()
-	return hash(e.sum.Sum(nil)[:len(hash{})])
+	return h.sum()
 }

@@ -493,3 +493,30 @@ func TestRecordDeltas(t *testing.T) {
 		r = got
 	}
 }
+
+// TestHasherIsHashOf holds a stream's hash, in pieces of any size, to the
+// hash of its bytes whole: placeStream's files are compared with place's.
+func TestHasherIsHashOf(t *testing.T) {
+	data := make([]byte, 5000)
+	for i := range data {
+		data[i] = byte(i*7 + i>>8)
+	}
+	seen := map[hash]bool{}
+	for _, n := range []int{0, 1, 16, 17, 128, 129, 240, 241, 1024, 1025, 4096, 5000} {
+		for _, piece := range []int{1, 7, 64, 1000, n + 1} {
+			h := newHasher()
+			for b := data[:n]; len(b) > 0; {
+				k := min(piece, len(b))
+				h.Write(b[:k])
+				b = b[k:]
+			}
+			if got, want := h.sum(), hashOf(data[:n]); got != want {
+				t.Errorf("%d bytes in pieces of %d: stream %x, whole %x", n, piece, got, want)
+			}
+		}
+		seen[hashOf(data[:n])] = true
+	}
+	if len(seen) != 12 {
+		t.Errorf("12 lengths gave %d hashes", len(seen))
+	}
+}

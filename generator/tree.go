@@ -3,7 +3,6 @@ package generator
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -846,7 +845,7 @@ func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash,
 	if err != nil {
 		return hash{}, err
 	}
-	sum := sha256.New()
+	sum := newHasher()
 	bw := bufio.NewWriterSize(io.MultiWriter(f, sum), 64<<10)
 	err = write(bw)
 	if err == nil {
@@ -860,7 +859,7 @@ func (b *treeBuild) placeStream(name string, write func(io.Writer) error) (hash,
 		os.Remove(f.Name())
 		return hash{}, err
 	}
-	h := hash(sum.Sum(nil)[:len(hash{})])
+	h := sum.sum()
 	s.mu.Lock()
 	s.touch(path.Dir(name)) // by the new file, at least
 	s.mu.Unlock()

@@ -22,6 +22,8 @@ import (
 
 	"logoindex/internal/atomicfile"
 	"logoindex/internal/par"
+
+	"github.com/zeebo/xxh3"
 )
 
 // racyWindow is how close to the start of the build that recorded it a
@@ -30,14 +32,20 @@ import (
 // keep its stat (git's "racily clean" entries). Such a file is hashed.
 const racyWindow = 2 * time.Second
 
-// hash is the first half of a SHA-256: enough to tell files apart, and
-// half the cache.
+// hash is a file's XXH3-128, which tells a build whether a file changed:
+// it never leaves the cache, nor stands between people who trust each
+// other differently (whoever writes a source decides its output anyway).
+// SHA-256, which it replaced, took 106 ms of a clean build's 2.1 s of
+// CPU more, over the 105 MB it hashes.
 type hash [16]byte
 
-func hashOf(b []byte) hash {
-	s := sha256.Sum256(b)
-	return hash(s[:16])
-}
+func hashOf(b []byte) hash { return xxh3.Hash128(b).Bytes() }
+
+// hasher hashes a stream as hashOf hashes it whole (sum).
+type hasher struct{ *xxh3.Hasher }
+
+func newHasher() hasher    { return hasher{xxh3.New()} }
+func (h hasher) sum() hash { return h.Sum128().Bytes() }
 
 // fileHash is an output file of a build.
 type fileHash struct {
