@@ -671,7 +671,9 @@ func (d *decoder) problems() ProblemList {
 	}
 	l := make(ProblemList, n)
 	for i := range l {
-		l[i] = &problem.Problem{Path: d.str(), Line: int(d.int()), Col: int(d.int()), Severity: problem.Severity(d.int()), Code: problem.Code(d.str()), Msg: d.str()}
+		// Copied: a build returns its warnings, which must not point
+		// into a cache file it mapped (mapCacheFile).
+		l[i] = &problem.Problem{Path: strings.Clone(d.str()), Line: int(d.int()), Col: int(d.int()), Severity: problem.Severity(d.int()), Code: problem.Code(strings.Clone(d.str())), Msg: strings.Clone(d.str())}
 	}
 	return l
 }

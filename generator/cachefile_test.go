@@ -371,7 +371,7 @@ func TestWriteTreeCache(t *testing.T) {
 		if err := writeTreeCache(name, c); err != nil {
 			t.Fatal(err)
 		}
-		if got := readTreeCache(name, c.Program); got == nil || got.Started != int64(i) {
+		if got := readTreeCache(name, c.Program, i == 1); got == nil || got.Started != int64(i) {
 			t.Fatalf("write %d: not read back", i)
 		}
 		if runtime.GOOS == "linux" && i > 0 {
@@ -401,13 +401,61 @@ func TestWriteTreeCache(t *testing.T) {
 		if err := writeTreeCache(name, c); err != nil {
 			t.Fatalf("spare %s: %v", what, err)
 		}
-		if readTreeCache(name, c.Program) == nil {
+		if readTreeCache(name, c.Program, true) == nil {
 			t.Errorf("spare %s: the cache is not read back", what)
 		}
 		if data, err := os.ReadFile(other); err != nil || string(data) != "keep" {
 			t.Errorf("spare %s: the file it names holds %.30q, not \"keep\" (%v)", what, data, err)
 		}
 	}
+}
+
+// TestMappedCacheStays reads a cache file mapped, then writes the cache
+// twice more, which on Linux would write the second time over the file
+// read (the spare by then): the cache read must keep its bytes, every
+// string of it and the warnings it gives most of all.
+func TestMappedCacheStays(t *testing.T) {
+	name := filepath.Join(t.TempDir(), ".dist.cache")
+	write := func(dir string) *treeCache {
+		c := filledCache()
+		c.Dir = dir
+		for _, l := range c.Logos {
+			for _, p := range l.Warnings {
+				p.Msg = "warned in " + dir
+			}
+		}
+		if err := writeTreeCache(name, c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	want := write("dir-a")
+	got := readTreeCache(name, want.Program, true)
+	if got == nil {
+		t.Fatal("the cache is not read back")
+	}
+	write("dir-b")
+	write("dir-c")
+	if got.Dir != "dir-a" {
+		t.Errorf("the cache read has Dir %q, want %q", got.Dir, "dir-a")
+	}
+	for slug, l := range got.Logos {
+		if diff := cmp.Diff(want.Logos[slug].Warnings, l.Warnings); diff != "" {
+			t.Errorf("logo %s's warnings changed (-want +got):\n%s", slug, diff)
+		}
+	}
+	if runtime.GOOS == "linux" && string(mustRead(t, name+"-spare")) == "" {
+		t.Error("no spare")
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // TestRecordDeltas edits a record read from a cache, then reads it back,

@@ -167,7 +167,7 @@ func TestBuildTreeSpills(t *testing.T) {
 			}
 		}
 		checkRecords(t, fmt.Sprintf("memo %v", memo), opts.CacheFile, out, false)
-		c := readTreeCache(opts.CacheFile, programID())
+		c := readTreeCache(opts.CacheFile, programID(), false)
 		if c == nil {
 			t.Fatalf("memo %v: no cache", memo)
 		}

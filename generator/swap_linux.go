@@ -39,13 +39,14 @@ var bootID = sync.OnceValue(func() string {
 })
 
 // openSpare opens the file name to be written over, or a new one: never a
-// file of other names (a hard link), a link or anything but a file.
+// file of other names (a hard link), a link, a cache file this process
+// mapped or anything but a file.
 func openSpare(name string) (*os.File, error) {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Sys().(*syscall.Stat_t).Nlink == 1 {
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Sys().(*syscall.Stat_t).Nlink == 1 && !isMappedCache(info) {
 		return f, nil
 	}
 	f.Close()
@@ -290,4 +291,43 @@ func writeNew(at int, rel, name string, data []byte) (*fileStat, error) {
 	}
 	s := fromStat(&st)
 	return &s, nil
+}
+
+// mappedCaches holds the device and inode of each cache file this process
+// mapped (mapCacheFile): the strings of a decoded cache are its bytes, so
+// openSpare never writes over one.
+var mappedCaches sync.Map
+
+// mapCacheFile reads the cache file name by mapping it, read-only: the
+// kernel's page cache becomes the bytes the cache's strings point into,
+// with no copy. Reading 4 MB into new memory took 2.5 to 3.5 ms, on the
+// critical path of every rebuild, most of it faults on the new pages; the
+// mapping takes 0.3. Like git's index, it assumes that no other program
+// cuts the file short while it is used: logoindex replaces a cache file
+// by renaming another over it, and writes over one only as the spare no
+// build of this process mapped (openSpare), under the output's lock.
+func mapCacheFile(name string) ([]byte, error) {
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size <= 0 || st.Size != int64(int(st.Size)) {
+		return os.ReadFile(name)
+	}
+	mappedCaches.Store([2]uint64{uint64(st.Dev), st.Ino}, true)
+	data, err := unix.Mmap(fd, 0, int(st.Size), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_POPULATE)
+	if err != nil {
+		return os.ReadFile(name)
+	}
+	return data, nil
+}
+
+// isMappedCache reports whether the file of info is a cache file this
+// process mapped.
+func isMappedCache(info fs.FileInfo) bool {
+	dev, ino := devIno(info)
+	_, ok := mappedCaches.Load([2]uint64{dev, ino})
+	return ok
 }

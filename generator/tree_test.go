@@ -162,7 +162,7 @@ func TestBuildTreeAfterReboot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, boot := range []string{bootID(), "another boot"} {
-		c := readTreeCache(opts.CacheFile, programID())
+		c := readTreeCache(opts.CacheFile, programID(), false)
 		if c == nil {
 			t.Fatal("no cache file")
 		}
@@ -195,7 +195,7 @@ func TestBuildTreeRecordSum(t *testing.T) {
 	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
 		t.Fatal(err)
 	}
-	c := readTreeCache(opts.CacheFile, programID())
+	c := readTreeCache(opts.CacheFile, programID(), false)
 	info, err := os.Lstat(out)
 	if c == nil || err != nil {
 		t.Fatalf("no cache or no tree: %v", err)
@@ -377,7 +377,7 @@ func testRebuilds(t *testing.T, aged bool) {
 	}
 	for _, step := range steps {
 		if aged {
-			if c := readTreeCache(opts.CacheFile, programID()); c != nil {
+			if c := readTreeCache(opts.CacheFile, programID(), false); c != nil {
 				c.Started = time.Now().Add(time.Hour).UnixNano()
 				if err := writeTreeCache(opts.CacheFile, c); err != nil {
 					t.Fatal(err)
@@ -431,7 +431,7 @@ func testRebuilds(t *testing.T, aged bool) {
 // file again.
 func checkInputs(t *testing.T, step, cacheFile, src string) {
 	t.Helper()
-	c := readTreeCache(cacheFile, programID())
+	c := readTreeCache(cacheFile, programID(), false)
 	if c == nil {
 		t.Fatalf("%s: no cache file", step)
 	}
@@ -454,7 +454,7 @@ func checkInputs(t *testing.T, step, cacheFile, src string) {
 // file's hash and stat.
 func checkRecords(t *testing.T, step, cacheFile, out string, standby bool) {
 	t.Helper()
-	c := readTreeCache(cacheFile, programID())
+	c := readTreeCache(cacheFile, programID(), false)
 	if c == nil {
 		t.Fatalf("%s: no cache file", step)
 	}
@@ -1028,7 +1028,7 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 	if _, err := BuildTree(context.Background(), os.DirFS(src), out, opts); err != nil {
 		t.Fatal(err)
 	}
-	c := readTreeCache(opts.CacheFile, programID())
+	c := readTreeCache(opts.CacheFile, programID(), false)
 	if c == nil || len(c.Trees) == 0 {
 		t.Fatal("the first build wrote no usable cache")
 	}
@@ -1043,7 +1043,7 @@ func TestBuildTreeRefusesForeignCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The trees' records are decoded when a build opens the tree.
-	for _, tr := range readTreeCache(opts.CacheFile, programID()).Trees {
+	for _, tr := range readTreeCache(opts.CacheFile, programID(), false).Trees {
 		if tr.decode() == nil {
 			t.Error("a tree record naming ../victim.txt was accepted")
 		}

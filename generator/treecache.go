@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -256,13 +257,30 @@ type fileState struct {
 }
 
 // readTreeCache reads the cache file; a missing, damaged or foreign file
-// gives nil. The logos are dropped when the program changed.
-func readTreeCache(name, program string) *treeCache {
-	data, err := os.ReadFile(name)
+// gives nil. The logos are dropped when the program changed. With mapped,
+// the file is mapped (mapCacheFile) and not copied: for a build that keeps
+// nothing of the cache once it returns, as a memo would.
+func readTreeCache(name, program string, mapped bool) (c *treeCache) {
+	read := os.ReadFile
+	if mapped {
+		read = mapCacheFile
+		// A mapped file cut short meanwhile faults on the pages it lost:
+		// no cache, rather than a crash.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if r := recover(); r != nil {
+				if _, fault := r.(interface{ Addr() uintptr }); !fault {
+					panic(r)
+				}
+				c = nil
+			}
+		}()
+	}
+	data, err := read(name)
 	if err != nil {
 		return nil
 	}
-	c, err := decodeCache(data)
+	c, err = decodeCache(data)
 	if err != nil {
 		return nil
 	}
