@@ -107,12 +107,17 @@ func readDirBatches(f fs.ReadDirFile) ([]fs.DirEntry, error) {
 			return nil, err
 		}
 	}
+	return sortedEntries(ds), nil
+}
+
+// sortedEntries sorts ds by name and gives them as a folder's entries.
+func sortedEntries(ds []dirent) []fs.DirEntry {
 	slices.SortFunc(ds, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
 	entries := make([]fs.DirEntry, len(ds))
 	for i := range ds {
 		entries[i] = &ds[i]
 	}
-	return entries, nil
+	return entries
 }
 
 // dirent is an entry of a folder readDirBatches listed: its name and type.

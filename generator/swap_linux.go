@@ -3,6 +3,8 @@
 package generator
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -85,7 +87,9 @@ const haveStatAt = true
 // where it gives none): an os.Root's ReadDir takes the stat of every
 // entry, 3,470 system calls for the source folder of simple-icons.
 // The entries' Info would take a stat by path; the caller needs only
-// their names and types.
+// their names and types. It reads the entries with getdents64 itself:
+// an os.File made of the descriptor added a fcntl and a third getdents to
+// each of a clean build's 3,470 listings.
 func readDirAt(fd int, name string) ([]fs.DirEntry, error) {
 	var nfd int
 	err := retry(func() (err error) {
@@ -95,9 +99,88 @@ func readDirAt(fd int, name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	f := os.NewFile(uintptr(nfd), name)
-	defer f.Close()
-	return readDirBatches(f)
+	defer unix.Close(nfd)
+	var buf [8192]byte
+	var ds []dirent
+	for {
+		var n int
+		if err := retry(func() (err error) { n, err = unix.Getdents(nfd, buf[:]); return err }); err != nil {
+			return nil, &fs.PathError{Op: "readdirent", Path: name, Err: err}
+		}
+		if n <= 0 {
+			break
+		}
+		err := eachDirent(buf[:n], func(entry string, typ byte) error {
+			mode, err := direntMode(nfd, entry, typ)
+			if err == nil {
+				ds = append(ds, dirent{name: entry, typ: mode})
+			} else if !errors.Is(err, unix.ENOENT) { // gone since
+				return err
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &fs.PathError{Op: "readdirent", Path: name, Err: err}
+		}
+	}
+	return sortedEntries(ds), nil
+}
+
+// eachDirent calls fn with the name and type of each entry of b, as
+// getdents64 fills it (struct linux_dirent64), but "." and "..". The
+// name is a new string.
+func eachDirent(b []byte, fn func(name string, typ byte) error) error {
+	const head = 19 // d_ino 8, d_off 8, d_reclen 2, d_type 1
+	for len(b) > 0 {
+		if len(b) < head {
+			return unix.EIO
+		}
+		size := int(binary.NativeEndian.Uint16(b[16:18]))
+		if size < head || size > len(b) {
+			return unix.EIO
+		}
+		ino, typ, name := binary.NativeEndian.Uint64(b), b[18], b[head:size]
+		b = b[size:]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		if ino == 0 || string(name) == "." || string(name) == ".." { // a removed entry (as os skips it), or not one
+			continue
+		}
+		if err := fn(string(name), typ); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// direntMode is the type of the entry name of the folder dirfd, from its
+// d_type, or from a lstat where the file system gives none.
+func direntMode(dirfd int, name string, typ byte) (fs.FileMode, error) {
+	if typ == unix.DT_UNKNOWN {
+		var st unix.Stat_t
+		if err := retry(func() error { return unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+			return 0, err
+		}
+		typ = uint8(st.Mode & unix.S_IFMT >> 12) // DT_* is S_IF* >> 12
+	}
+	switch typ {
+	case unix.DT_REG:
+		return 0, nil
+	case unix.DT_DIR:
+		return fs.ModeDir, nil
+	case unix.DT_LNK:
+		return fs.ModeSymlink, nil
+	case unix.DT_FIFO:
+		return fs.ModeNamedPipe, nil
+	case unix.DT_SOCK:
+		return fs.ModeSocket, nil
+	case unix.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice, nil
+	case unix.DT_BLK:
+		return fs.ModeDevice, nil
+	}
+	return fs.ModeIrregular, nil
 }
 
 // noOpenat2 is set once the kernel has refused openat2 (before Linux 5.6,
