@@ -587,6 +587,14 @@ func (b *treeBuild) computeState(slug string, folder inputStat, inputs []inputSt
 	// below is made of it.
 	l.sum = summarize(logo)
 	in := &logoInputs{folder: folder, files: make([]fileHash, 0, len(files))} // no slack
+	// A tree the build made empty lacks the logo's folder: made first, it
+	// saves each logo a create that fails for want of it.
+	if s := b.standbyTree(); s != nil && s.empty {
+		if err := s.mkdirs(logoDir(slug)); err != nil {
+			b.fail(err)
+			return l
+		}
+	}
 	for _, f := range files {
 		h := hashOf(f.Data)
 		in.files = append(in.files, fileHash{f.Name, h})
