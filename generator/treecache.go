@@ -530,9 +530,15 @@ func (b *treeBuild) restat(slug string, c *cachedLogo) (inputStat, []inputStat) 
 
 // inputAt takes the stat of name in the logo folder slug ("." for the
 // folder itself), which must be a regular file or a folder, on a file
-// system that gives inodes.
+// system that gives inodes. Both are single names (a listing's, or the
+// cache's, which validLogo checks): path.Join's cleaning of 15,000 paths
+// took 1% of a rebuild's CPU.
 func (s *sourceDir) inputAt(slug, name string) (inputStat, bool) {
-	st, err := s.stats.lstat(path.Join(slug, name))
+	rel := slug
+	if name != "." {
+		rel = slug + "/" + name
+	}
+	st, err := s.stats.lstat(rel)
 	if err != nil || st.ino == 0 || !(st.mode.IsRegular() || st.mode.IsDir() && name == ".") {
 		return inputStat{}, false
 	}
