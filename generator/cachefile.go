@@ -36,7 +36,7 @@ import (
 // of its own size (FuzzDecodeCache checks 16 times).
 
 // cacheMagic starts the cache file and names its layout.
-const cacheMagic = "logoindex-tree-cache-12\n"
+const cacheMagic = "logoindex-tree-cache-13\n"
 
 // encodeCache writes c to w.
 func encodeCache(w io.Writer, c *treeCache) error {
@@ -715,7 +715,7 @@ func (d *decoder) problems() ProblemList {
 // collectionDigest.
 func digestOf(write func(e *encoder)) hash {
 	h := newHasher()
-	e := newEncoder(io.Discard, h)
+	e := newEncoder(h, nil)
 	write(e)
 	e.flush()
 	return h.sum()
