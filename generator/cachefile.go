@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"maps"
 	"math/bits"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"unsafe"
@@ -92,7 +93,17 @@ func encodeCache(w io.Writer, c *treeCache) error {
 
 // decodeCache reads what encodeCache wrote. The trees' records stay
 // encoded until a build opens their trees (treeRecord.decode).
-func decodeCache(data []byte) (*treeCache, error) {
+func decodeCache(data []byte) (_ *treeCache, err error) {
+	// A mapped file (mapCacheFile) cut short meanwhile faults on the
+	// pages it lost: no cache, rather than a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	faulted := false
+	defer func() {
+		if faulted {
+			err = errors.New("the cache file was cut short while it was read")
+		}
+	}()
+	defer recoverFault(&faulted)
 	if len(data) < len(cacheMagic)+crc32.Size || string(data[:len(cacheMagic)]) != cacheMagic {
 		return nil, errors.New("not a cache file of this layout")
 	}
@@ -142,6 +153,8 @@ func decodeCache(data []byte) (*treeCache, error) {
 	const chunk = 256
 	failed := make([]bool, (len(entries)+chunk-1)/chunk)
 	par.For(context.Background(), len(failed), 0, func(k int) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer recoverFault(&failed[k])
 		for i := k * chunk; i < min(len(entries), (k+1)*chunk); i++ {
 			d := &decoder{s: entries[i]}
 			slug, l := d.logo()
@@ -163,6 +176,18 @@ func decodeCache(data []byte) (*treeCache, error) {
 		c.Logos[l.Summary.Slug] = l
 	}
 	return c, nil
+}
+
+// recoverFault, deferred where debug.SetPanicOnFault is set, turns a
+// fault on memory that went away (a mapped file cut short) into *failed;
+// any other panic goes on.
+func recoverFault(failed *bool) {
+	if r := recover(); r != nil {
+		if _, fault := r.(interface{ Addr() uintptr }); !fault {
+			panic(r)
+		}
+		*failed = true
+	}
 }
 
 // encodeTo writes the record's files and folders, as a string of the

@@ -449,6 +449,42 @@ func TestMappedCacheStays(t *testing.T) {
 	}
 }
 
+// TestMappedCacheCutShort decodes a mapped cache file that another
+// program cut short after it was mapped: an error, not a crash.
+func TestMappedCacheCutShort(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the cache file is mapped on Linux only")
+	}
+	name := filepath.Join(t.TempDir(), ".dist.cache")
+	c := filledCache()
+	for i := range 200 { // pages of entries
+		l := *c.Logos["logo-0"]
+		s := *l.Summary
+		s.Slug = fmt.Sprintf("logo-%d", i+1)
+		l.Summary = &s
+		c.Logos[s.Slug] = &l
+	}
+	if err := writeTreeCache(name, c); err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapCacheFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 3*4096 {
+		t.Fatalf("a cache of %d bytes: too short to test", len(data))
+	}
+	if _, err := decodeCache(data); err != nil {
+		t.Fatalf("before the cut: %v", err)
+	}
+	if err := os.Truncate(name, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := decodeCache(data); err == nil || got != nil {
+		t.Errorf("after the cut: %v, %v; want an error", got, err)
+	}
+}
+
 func mustRead(t *testing.T, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(name)

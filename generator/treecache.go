@@ -16,7 +16,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -279,27 +278,16 @@ type fileState struct {
 // gives nil. The logos are dropped when the program changed. With mapped,
 // the file is mapped (mapCacheFile) and not copied: for a build that keeps
 // nothing of the cache once it returns, as a memo would.
-func readTreeCache(name, program string, mapped bool) (c *treeCache) {
+func readTreeCache(name, program string, mapped bool) *treeCache {
 	read := os.ReadFile
 	if mapped {
 		read = mapCacheFile
-		// A mapped file cut short meanwhile faults on the pages it lost:
-		// no cache, rather than a crash.
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if r := recover(); r != nil {
-				if _, fault := r.(interface{ Addr() uintptr }); !fault {
-					panic(r)
-				}
-				c = nil
-			}
-		}()
 	}
 	data, err := read(name)
 	if err != nil {
 		return nil
 	}
-	c, err = decodeCache(data)
+	c, err := decodeCache(data)
 	if err != nil {
 		return nil
 	}
