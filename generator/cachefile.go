@@ -357,14 +357,23 @@ func (r *treeRecord) parse(files bool) error {
 			fm[name] = st
 		}
 	}
+	// Folders read already (decodeDirs) are passed over: a second map of
+	// them took a millisecond of a one-change build's standby.
+	dirs := r.Dirs
 	n = d.count(minTreeDir)
-	dirs := make(map[string]int64, n)
+	if dirs == nil {
+		dirs = make(map[string]int64, n)
+	}
 	for range n {
 		name := d.str()
+		mtime := d.int()
+		if r.Dirs != nil {
+			continue
+		}
 		if !fs.ValidPath(name) {
 			return errors.New("a path outside the tree")
 		}
-		dirs[name] = d.int()
+		dirs[name] = mtime
 	}
 	// The deltas (treeRecord.delta), in the order they were written.
 	deltas := 0
@@ -387,11 +396,19 @@ func (r *treeRecord) parse(files bool) error {
 		m := d.count(minDeltaDir)
 		for range m {
 			name := d.str()
+			there := d.bool()
+			var mtime int64
+			if there {
+				mtime = d.int()
+			}
+			if r.Dirs != nil {
+				continue
+			}
 			if !fs.ValidPath(name) {
 				return errors.New("a path outside the tree")
 			}
-			if d.bool() {
-				dirs[name] = d.int()
+			if there {
+				dirs[name] = mtime
 			} else {
 				delete(dirs, name)
 			}

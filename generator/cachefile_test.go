@@ -519,6 +519,18 @@ func TestRecordDeltas(t *testing.T) {
 		if err := got.decode(); err != nil {
 			t.Fatal(err)
 		}
+		// Its folders first, then its files, as a build opens the live
+		// tree and then the standby: the same record.
+		twice := &treeRecord{encoded: got.encoded}
+		if err := twice.decodeDirs(); err != nil {
+			t.Fatal(err)
+		}
+		if err := twice.decode(); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]any{got.Files, got.Dirs, got.deltas}, []any{twice.Files, twice.Dirs, twice.deltas}); diff != "" {
+			t.Errorf("decoded in two steps (-in one +in two):\n%s", diff)
+		}
 		var want uint64
 		for name, st := range got.Files {
 			want += fileSum(name, st.Hash)

@@ -1274,7 +1274,7 @@ func standbyDir(out *output) string {
 // openTrees finds the live tree.
 func (b *treeBuild) openTrees() error {
 	var err error
-	if b.live, err = openTree(b.out.dir, b.old); err != nil {
+	if b.live, err = openTree(b.out.dir, b.old, false); err != nil {
 		return err
 	}
 	if b.live != nil {
@@ -1312,7 +1312,7 @@ func (b *treeBuild) openStandby() error {
 	}
 	dir := standbyDir(b.out)
 	var err error
-	if b.standby, err = openTree(dir, b.old); err != nil {
+	if b.standby, err = openTree(dir, b.old, true); err != nil {
 		return err
 	}
 	// A record that does not decode is damaged: the standby is made anew.

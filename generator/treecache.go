@@ -618,9 +618,10 @@ func emptyTree(dir string) *tree {
 	return &tree{dir: dir, rec: newTreeRecord(), empty: true}
 }
 
-// openTree looks dir up in the cache's records. It returns nil when dir
-// does not exist.
-func openTree(dir string, c *treeCache) (*tree, error) {
+// openTree looks dir up in the cache's records, and decodes the record's
+// folders, and its files too with files (the standby's, which a build
+// opens to write into). It returns nil when dir does not exist.
+func openTree(dir string, c *treeCache, files bool) (*tree, error) {
 	info, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -635,7 +636,11 @@ func openTree(dir string, c *treeCache) (*tree, error) {
 	}
 	t.sameBoot = c.Boot != "" && c.Boot == bootID()
 	for _, r := range c.Trees {
-		if r.Dev == dev && r.Ino == ino && r.decodeDirs() == nil {
+		decode := r.decodeDirs
+		if files {
+			decode = r.decode
+		}
+		if r.Dev == dev && r.Ino == ino && decode() == nil {
 			t.rec = r
 		}
 	}
