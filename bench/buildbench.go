@@ -18,7 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"logoindex/internal/atomicfile"
@@ -313,16 +312,15 @@ func runMeasured(args []string) error {
 	report := os.NewFile(3, "peak")
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = dieWithParent()
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
 	if cmd.ProcessState == nil {
 		return err
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && report != nil {
-		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		fmt.Fprintln(report, ru.Maxrss*1024, int64(cpu), int64(wall)) // kilobytes on Linux
+	if peak, cpu, ok := usage(cmd.ProcessState); ok && report != nil {
+		fmt.Fprintln(report, peak, int64(cpu), int64(wall))
 	}
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		os.Exit(ee.ExitCode())
