@@ -624,6 +624,11 @@ func (r *siteRenderer) logoPageHTML(d *logoData) ([]byte, error) {
 func sitemaps(base string, n int, slugs func(fn func(slug string) error) error, emit func(name string, write func(io.Writer) error) error) error {
 	// urlset writes the URLs lo to hi of the list: the gallery's, then
 	// the logos' pages. Each file reads the slugs anew, up to its last.
+	// The base escaped once, and each path only where it needs it (a
+	// slug never does): xml.EscapeText of each whole URL, a rune at a
+	// time, was most of the sitemap's millisecond in a rebuild.
+	var escBase bytes.Buffer
+	xml.EscapeText(&escBase, []byte(base+"/"))
 	urlset := func(lo, hi int) func(io.Writer) error {
 		return func(w io.Writer) error {
 			bw := bufio.NewWriterSize(w, 64<<10)
@@ -632,7 +637,12 @@ func sitemaps(base string, n int, slugs func(fn func(slug string) error) error, 
 			url := func(path string) {
 				if lo <= i && i < hi {
 					bw.WriteString("<url><loc>")
-					xml.EscapeText(bw, []byte(base+"/"+path))
+					bw.Write(escBase.Bytes())
+					if plainXML(path) {
+						bw.WriteString(path)
+					} else {
+						xml.EscapeText(bw, []byte(path))
+					}
 					bw.WriteString("</loc></url>\n")
 				}
 				i++
@@ -669,6 +679,17 @@ func sitemaps(base string, n int, slugs func(fn func(slug string) error) error, 
 	}
 	index.WriteString("</sitemapindex>\n")
 	return emitAll([]OutFile{{Name: sitemapFile, Data: index.Bytes()}}, emit)
+}
+
+// plainXML reports whether xml.EscapeText leaves s as it is: printable
+// ASCII but the five characters it escapes.
+func plainXML(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '&' || c == '<' || c == '>' || c == '\'' || c == '"' {
+			return false
+		}
+	}
+	return true
 }
 
 func newVariantView(l *Logo, v *VariantFile, d LogoDetail) variantView {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"html"
 	htmltemplate "html/template"
@@ -1032,5 +1033,51 @@ func TestGalleryCardSkeleton(t *testing.T) {
 		if diff := cmp.Diff(want.String(), out.String()); diff != "" {
 			t.Errorf("%s: (-minified +skeleton):\n%s", tc.name, diff)
 		}
+	}
+}
+
+// TestSitemapEscapes holds each URL of a sitemap to xml.EscapeText of the
+// whole URL, for a base and paths that need escaping and ones that do
+// not: the base is escaped once and a plain path not at all.
+func TestSitemapEscapes(t *testing.T) {
+	for _, base := range []string{"https://x.example", "https://x.example/a&b'<\">", "https://x.example/é\u00a0\x7f"} {
+		paths := []string{"github", "a&b", "é", "tab\there", "new\nline", "bad\xffbyte", "plain-1"}
+		var got bytes.Buffer
+		err := sitemaps(base, len(paths), func(fn func(string) error) error {
+			for _, p := range paths {
+				if err := fn(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func(name string, write func(io.Writer) error) error { return write(&got) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		want.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for _, p := range append([]string{""}, paths...) {
+			if p != "" {
+				p = logoDir(p) + "/"
+			}
+			want.WriteString("<url><loc>")
+			xml.EscapeText(&want, []byte(base+"/"+p))
+			want.WriteString("</loc></url>\n")
+		}
+		want.WriteString("</urlset>\n")
+		if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+			t.Errorf("base %q (-xml.EscapeText +sitemaps):\n%s", base, diff)
+		}
+	}
+	for c := range 256 {
+		s := string([]byte{'a', byte(c)})
+		var esc bytes.Buffer
+		xml.EscapeText(&esc, []byte(s))
+		if plainXML(s) && esc.String() != s {
+			t.Errorf("plainXML(%q) is true, but xml.EscapeText gives %q", s, esc.String())
+		}
+	}
+	if !plainXML("logos/github-2/") {
+		t.Error("a logo page's path is not plain")
 	}
 }
