@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -71,19 +70,20 @@ func encodeCache(w io.Writer, c *treeCache) error {
 	// Each logo's entry as a string, which decodeCache finds without
 	// decoding it: the entries decode in parallel.
 	e.uint(uint64(len(slugs) + c.spilled.count()))
-	var entry bytes.Buffer // of a logo computed since the cache was read
-	le := newEncoder(&entry, nil)
 	for _, slug := range slugs {
 		l := c.Logos[slug]
 		if l.encoded != "" {
 			e.str(l.encoded)
 			continue
 		}
-		entry.Reset()
-		le.logo(slug, l)
-		le.flush()
-		e.uint(uint64(entry.Len()))
-		e.raw(unsafe.String(unsafe.SliceData(entry.Bytes()), entry.Len()))
+		// A logo computed since the cache was read.
+		err := withEntry(func(le *encoder) { le.logo(slug, l) }, func(entry []byte) error {
+			e.str(unsafe.String(unsafe.SliceData(entry), len(entry)))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
 	if err := c.spilled.each(func(entry string) error { e.str(entry); return nil }); err != nil {
 		return err

@@ -72,19 +72,29 @@ func (s *spill) add(entry []byte) (spillRef, error) {
 // addWith appends the entry enc writes, encoded by a pooled encoder:
 // a clean build adds one for each logo and each file (74,000 for 13,880
 // logos), and a buffer made for each was garbage the collector chased.
-func (s *spill) addWith(enc func(e *encoder)) (spillRef, error) {
+func (s *spill) addWith(enc func(e *encoder)) (ref spillRef, err error) {
+	err = withEntry(enc, func(entry []byte) error {
+		ref, err = s.add(entry)
+		return err
+	})
+	return ref, err
+}
+
+// withEntry encodes an entry by a pooled encoder (enc) and hands its bytes
+// to use, which must not keep them.
+func withEntry(enc func(e *encoder), use func(entry []byte) error) error {
 	x := entryEncoders.Get().(*entryEncoder)
 	defer entryEncoders.Put(x)
 	x.big.Reset()
 	x.e.buf, x.e.err = x.e.buf[:0], nil
 	enc(&x.e)
 	if x.big.Len() == 0 { // the usual case: all of it in buf
-		return s.add(x.e.buf)
+		return use(x.e.buf)
 	}
 	if x.e.flush(); x.e.err != nil {
-		return spillRef{}, x.e.err
+		return x.e.err
 	}
-	return s.add(x.big.Bytes())
+	return use(x.big.Bytes())
 }
 
 // flush writes what is buffered to the file, which read needs. Adding
