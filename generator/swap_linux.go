@@ -387,8 +387,8 @@ var mappedCaches sync.Map
 // critical path of every rebuild, most of it faults on the new pages; the
 // mapping takes 0.3. Like git's index, it assumes that no other program
 // cuts the file short while it is used: logoindex replaces a cache file
-// by renaming another over it, and writes over one only as the spare no
-// build of this process mapped (openSpare), under the output's lock.
+// by renaming another over it, and writes over a file only as the spare,
+// never one this process mapped (openSpare).
 func mapCacheFile(name string) ([]byte, error) {
 	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if err != nil {
