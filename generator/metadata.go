@@ -242,6 +242,11 @@ func parseYAMLRoot(f *SourceFile, want yaml.Kind, wantDesc string, probs *Proble
 		return nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if want == yaml.MappingNode {
+		if root, ok := plainMapping(data); ok {
+			return root
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

@@ -1,0 +1,151 @@
+package generator
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"gopkg.in/yaml.v3"
+)
+
+// yamlTree is the part of a yaml.Node the metadata reader uses.
+type yamlTree struct {
+	Kind         yaml.Kind
+	Tag, Value   string
+	Style        yaml.Style
+	Line, Column int
+	LineComment  string
+	Content      []yamlTree
+}
+
+func treeOf(n *yaml.Node) yamlTree {
+	t := yamlTree{Kind: n.Kind, Tag: n.Tag, Value: n.Value, Style: n.Style, Line: n.Line, Column: n.Column, LineComment: n.LineComment}
+	for _, c := range n.Content {
+		t.Content = append(t.Content, treeOf(c))
+	}
+	return t
+}
+
+// yamlV3Root is what parseYAMLRoot's yaml.v3 path makes of data: the root
+// of its one document, or nil.
+func yamlV3Root(data []byte) *yaml.Node {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc, extra yaml.Node
+	if dec.Decode(&doc) != nil || dec.Decode(&extra) == nil || len(doc.Content) == 0 {
+		return nil
+	}
+	return doc.Content[0]
+}
+
+func TestPlainMapping(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		fast bool
+	}{
+		{"name: \"GitHub\"\nhex: \"#181717\"\ncategories: [\"brands\"]\nsource: \"https://github.com/logos\"\nlicense: CC0-1.0\n", true},
+		{"# a comment\n\nname: Visual  Studio Code  \ncategories: [os, devtools ,\"x y\"]\nsource: https://a.example/b#c\n  # indented comment\n", true},
+		{"categories: []\nname: x", true},
+		{"name: true\n", false},         // a bool
+		{"name: 2024\n", false},         // an int
+		{"name:\n", false},              // null
+		{"name: a # c\n", false},        // a line comment
+		{"name: a: b\n", false},         // an error in YAML
+		{"name: a\n  b\n", false},       // a continued scalar
+		{"name: \"a\\tb\"\n", false},    // an escape
+		{"name: x\r\n", false},          // CR
+		{"name: Citro\u00ebn\n", false}, // not ASCII
+		{"categories: [a,]\n", false},   // a trailing comma
+		{"categories: [a\n", false},     // a list over lines
+		{"files:\n  icon:\n    license: MIT\n", false},
+		{"---\nname: x\n", false},
+		{"# only a comment\n", false},
+		{"Name: x\n", false}, // keys are lower case
+	} {
+		root, ok := plainMapping([]byte(tc.in))
+		if ok != tc.fast {
+			t.Errorf("plainMapping(%q) ok = %v, want %v", tc.in, ok, tc.fast)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		want := yamlV3Root([]byte(tc.in))
+		if want == nil {
+			t.Errorf("yaml.v3 refuses %q, which plainMapping accepts", tc.in)
+			continue
+		}
+		if d := cmp.Diff(treeOf(want), treeOf(root)); d != "" {
+			t.Errorf("plainMapping(%q) differs from yaml.v3 (-yaml.v3 +fast):\n%s", tc.in, d)
+		}
+	}
+}
+
+// FuzzPlainMapping is the differential check of the fast path: on every
+// input it accepts, yaml.v3 must build the same tree.
+func FuzzPlainMapping(f *testing.F) {
+	f.Add([]byte(goodMeta))
+	f.Add([]byte("name: a b\ncategories: [x, \"y\"]\nhex: \"#000000\"\n"))
+	addSeeds(f, "../source-logos/*/logo.yaml")
+	addSeeds(f, "testdata/golden/src/*/logo.yaml")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		root, ok := plainMapping(data)
+		if !ok {
+			return
+		}
+		want := yamlV3Root(data)
+		if want == nil {
+			t.Fatalf("yaml.v3 refuses %q, which plainMapping accepts", data)
+		}
+		if d := cmp.Diff(treeOf(want), treeOf(root)); d != "" {
+			t.Fatalf("plainMapping(%q) differs from yaml.v3 (-yaml.v3 +fast):\n%s", data, d)
+		}
+	})
+}
+
+// TestPlainMappingGrammar feeds both readers lines built from the pieces of
+// the plain form and the characters YAML gives a meaning, which reach the
+// corners (a "#" after a space, a ":" at the end, an indicator first) far
+// more often than a byte mutator does.
+func TestPlainMappingGrammar(t *testing.T) {
+	pieces := []string{
+		"name", "hex", "categories", "source", "files", "true", "Null", "yes", "on", "<<",
+		": ", ":", " ", "  ", "#", " #", "\"", "\"x\"", "[", "]", ", ", ",", "\\", "'", "-", "- ",
+		"?", "!", "&", "*", "%", "@", "`", "|", ">", "{", "}", "\n", "\n  ", "\n#", "\t", "---", "...",
+		"a", "B", "z9", "1", "0x1F", ".5", "2024-01-01", "~", "https://a.example/b?c=d&e#f", "CC0-1.0",
+		"MIT OR Apache-2.0", "(", ")", ";", "=", "+", "$", "/", "_",
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	accepted := 0
+	for range 200_000 {
+		var b strings.Builder
+		for range 1 + rnd.IntN(4) {
+			b.WriteString([]string{"name: ", "categories: [", "source: ", "license: \"", "aliases: "}[rnd.IntN(5)])
+			for range rnd.IntN(6) {
+				b.WriteString(pieces[rnd.IntN(len(pieces))])
+			}
+			if rnd.IntN(3) > 0 {
+				b.WriteString([]string{"x", "]", "\"", "a, b]", "\"y\"]"}[rnd.IntN(5)])
+			}
+			b.WriteString("\n")
+		}
+		data := []byte(b.String())
+		root, ok := plainMapping(data)
+		if !ok {
+			continue
+		}
+		accepted++
+		want := yamlV3Root(data)
+		if want == nil {
+			t.Fatalf("yaml.v3 refuses %q, which plainMapping accepts", data)
+		}
+		if d := cmp.Diff(treeOf(want), treeOf(root)); d != "" {
+			t.Fatalf("plainMapping(%q) differs from yaml.v3 (-yaml.v3 +fast):\n%s", data, d)
+		}
+	}
+	if accepted < 1000 {
+		t.Fatalf("only %d of the inputs took the fast path: the test checks too little", accepted)
+	}
+	t.Logf("%d inputs took the fast path", accepted)
+}
