@@ -3,6 +3,8 @@ package generator
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -148,4 +150,50 @@ func TestPlainMappingGrammar(t *testing.T) {
 		t.Fatalf("only %d of the inputs took the fast path: the test checks too little", accepted)
 	}
 	t.Logf("%d inputs took the fast path", accepted)
+}
+
+// TestPlainMappingMeta holds ParseMeta to the same Meta and problems with
+// and without the fast path, on every logo.yaml of the repository (the
+// collection, the golden and the hostile cases) and of the converted
+// corpora of `make corpus` when they are there (4,460 files, 4,340 of them
+// plain, when this test was written).
+func TestPlainMappingMeta(t *testing.T) {
+	var paths []string
+	for _, pattern := range []string{
+		"../source-logos/*/logo.yaml",
+		"testdata/*/src/*/logo.yaml",
+		"testdata/bad/*/src/*/logo.yaml",
+		filepath.Join(os.Getenv("HOME"), ".cache/logoindex-bench/corpus/*/source-logos/*/logo.yaml"),
+	} {
+		more, _ := filepath.Glob(pattern)
+		paths = append(paths, more...)
+	}
+	fast := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := plainMapping(data); ok {
+			fast++
+		}
+		// A comment line with a tab is outside the plain form, and
+		// changes nothing else.
+		slow := append(bytes.Clone(data), "\n#\t\n"...)
+		if _, ok := plainMapping(slow); ok {
+			t.Fatalf("%s: the fast path took a file with a tab", p)
+		}
+		m, probs := ParseMeta(&SourceFile{Path: p, Data: data})
+		wantM, wantProbs := ParseMeta(&SourceFile{Path: p, Data: slow})
+		if d := cmp.Diff(wantM, m); d != "" {
+			t.Errorf("%s: Meta differs from yaml.v3's (-yaml.v3 +fast):\n%s", p, d)
+		}
+		if d := cmp.Diff(wantProbs, probs); d != "" {
+			t.Errorf("%s: problems differ from yaml.v3's (-yaml.v3 +fast):\n%s", p, d)
+		}
+	}
+	if fast < 20 {
+		t.Fatalf("%d of %d files took the fast path: the test checks too little", fast, len(paths))
+	}
+	t.Logf("%d files, %d of them plain", len(paths), fast)
 }
