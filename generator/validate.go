@@ -149,6 +149,7 @@ func checkLogo(ls *LogoSource, cs *categorySet) (*Logo, ProblemList) {
 	// The variants often draw the same paths: each is checked and rounded
 	// once (svg.Memo).
 	memo := new(svg.Memo)
+	defer memo.Release()
 	l, probs := validateLogo(ls, cs.known, cs.have, memo)
 	if l == nil {
 		return nil, probs

@@ -171,5 +171,51 @@ func FuzzMemoPaths(f *testing.F) {
 				t.Fatalf("round %q: %q %v, want %q %v", ds[i], v, ok, want[i].v, want[i].ok)
 			}
 		}
+		// A Memo whose store is a released one's, full of its segments,
+		// gives the same (Release hands stores on through a sync.Pool,
+		// which may drop one: this takes it directly).
+		m2 := &Memo{segs: m.segs[:0]}
+		for i := len(ds) - 1; i >= 0; i-- {
+			if msg, at := m2.checkPath(ds[i]); msg != want[i].msg || at != want[i].at {
+				t.Fatalf("check %q with a used store: %q %d, want %q %d", ds[i], msg, at, want[i].msg, want[i].at)
+			}
+		}
+		for i, d := range ds {
+			if v, ok := m2.roundPath(d, r, reshape); v != want[i].v || ok != want[i].ok {
+				t.Fatalf("round %q with a used store: %q %v, want %q %v", d, v, ok, want[i].v, want[i].ok)
+			}
+		}
 	})
+}
+
+// TestMemoRelease checks that Release empties a Memo and hands its store
+// to the next one, except a store too large to keep.
+func TestMemoRelease(t *testing.T) {
+	handed := 0
+	for range 20 { // under -race, sync.Pool drops a quarter of what it is given
+		m := new(Memo)
+		m.checkPath("M0 0h10v10z")
+		store := &m.segs[:1][0]
+		m.Release()
+		if m.checked != nil || m.segs != nil {
+			t.Fatalf("Release left %+v", m)
+		}
+		m.checkPath("M1 1h10v10z") // ready for use
+		if len(m.checked) != 1 {
+			t.Fatalf("a released Memo checked %d paths, want 1", len(m.checked))
+		}
+		if &m.segs[:1][0] == store {
+			handed++
+		}
+		m.Release()
+		segArenas.Get() // empty the pool for the next round
+	}
+	if handed == 0 {
+		t.Error("a released Memo's store never went to the next Memo")
+	}
+	big := &Memo{segs: make([]pathSeg, 0, maxPooledArena+1)}
+	big.Release()
+	if p, _ := segArenas.Get().(*[]pathSeg); p != nil && cap(*p) > maxPooledArena {
+		t.Errorf("a store of %d segments was kept, more than %d", cap(*p), maxPooledArena)
+	}
 }
