@@ -10,12 +10,16 @@ import (
 // contributor and converter writes: top-level "key: value" lines whose
 // values are one-line plain scalars, double-quoted strings without escapes,
 // or flow lists of such, between blank and comment lines, all in printable
-// ASCII. It builds the nodes yaml.v3 would build for that input (the same
-// kinds, tags, styles, values, lines and columns; comments are left out, as
-// nothing reads them) at a tenth of the cost, which is a few percent of a
-// clean build. Anything outside that form, however harmless, returns
-// ok=false and goes to yaml.v3; FuzzPlainMapping holds the two to the same
-// tree on every input the fast path accepts.
+// ASCII. It builds the nodes yaml.v3 would build for that input: the same
+// kinds, tags, styles, values, lines and columns. The comment lines, which
+// yaml.v3 keeps as head and foot comments, are left out, as nothing reads
+// them; a comment after a value is outside the form. ParseMeta of a
+// simple-icons file takes 3.4 µs so, 15.5 µs through yaml.v3: about 2% of
+// a clean build. Anything outside the form, however harmless, returns
+// ok=false and goes to yaml.v3. FuzzPlainMapping and
+// TestPlainMappingGrammar hold the two to the same tree on every input the
+// fast path accepts, TestPlainMappingMeta to the same Meta and problems
+// on every logo.yaml of the repository and of the corpora.
 func plainMapping(data []byte) (root *yaml.Node, ok bool) {
 	for _, c := range data {
 		if (c < 0x20 || c > 0x7e) && c != '\n' {

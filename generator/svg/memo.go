@@ -3,6 +3,7 @@ package svg
 import (
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // Memo remembers the work on path data that depends on nothing around it:
@@ -75,13 +76,14 @@ func (m *Memo) checkPath(d string) (msg string, at int) {
 
 // segArenas holds the segment arenas of released Memos. A new arena per
 // logo was a quarter of a clean build's allocation (100 of 432 MB for
-// simple-icons): readPathInto's bound asks for 88 bytes a byte of path.
+// simple-icons): readPathInto's bound asks for a segment, 88 bytes, for
+// every 12 bytes of path.
 var segArenas sync.Pool // of *[]pathSeg
 
 // maxPooledArena is the most segments an arena kept for the next Memo
 // may hold (1 MB): a logo with megabytes of paths keeps no memory after
 // it.
-const maxPooledArena = 1 << 20 / 88
+const maxPooledArena = 1 << 20 / int(unsafe.Sizeof(pathSeg{}))
 
 // Release empties m and hands the memory of its paths on to the next
 // Memo. Call it when done with m; m stays ready for use.
