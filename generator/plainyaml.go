@@ -47,8 +47,8 @@ func plainMapping(data []byte) (root *yaml.Node, ok bool) {
 		} else {
 			l, text = text, ""
 		}
-		switch c := firstNonSpace(l); {
-		case c < 0 || l[c] == '#':
+		switch c := skipSpaces(l, 0); {
+		case c == len(l) || l[c] == '#':
 			continue // a blank or comment line
 		case c > 0 || !isLetter(l[0]):
 			return nil, false
@@ -66,37 +66,29 @@ func plainMapping(data []byte) (root *yaml.Node, ok bool) {
 			root.Line, root.Column = line, 1
 		}
 		key := node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: l[:k], Line: line, Column: 1})
-		v := k + 1
-		for v < len(l) && l[v] == ' ' {
-			v++
-		}
+		v := skipSpaces(l, k+1)
 		var val *yaml.Node
 		var end int
 		switch {
 		case v == len(l):
 			return nil, false // an empty value: null, or a nested block
 		case l[v] == '"':
-			s, e, ok := quoted(l, v)
+			n, e, ok := quoted(l, v, line)
 			if !ok {
 				return nil, false
 			}
-			val = node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: s, Line: line, Column: v + 1})
-			end = e
+			val, end = node(n), e
 		case l[v] == '[':
 			val = node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: v + 1})
-			i := v + 1
-			for i < len(l) && l[i] == ' ' {
-				i++
-			}
+			i := skipSpaces(l, v+1)
 			for i < len(l) && l[i] != ']' {
 				var item *yaml.Node
 				if l[i] == '"' {
-					s, e, ok := quoted(l, i)
+					n, e, ok := quoted(l, i, line)
 					if !ok {
 						return nil, false
 					}
-					item = node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: s, Line: line, Column: i + 1})
-					i = e
+					item, i = node(n), e
 				} else {
 					e := i
 					for e < len(l) && isFlowPlain(l[e]) {
@@ -109,14 +101,9 @@ func plainMapping(data []byte) (root *yaml.Node, ok bool) {
 					i = e
 				}
 				val.Content = append(val.Content, item)
-				for i < len(l) && l[i] == ' ' {
-					i++
-				}
+				i = skipSpaces(l, i)
 				if i < len(l) && l[i] == ',' {
-					i++
-					for i < len(l) && l[i] == ' ' {
-						i++
-					}
+					i = skipSpaces(l, i+1)
 					if i < len(l) && l[i] == ']' {
 						return nil, false // a trailing comma
 					}
@@ -145,7 +132,7 @@ func plainMapping(data []byte) (root *yaml.Node, ok bool) {
 			val = node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Line: line, Column: v + 1})
 			end = e
 		}
-		if firstNonSpace(l[end:]) >= 0 {
+		if skipSpaces(l, end) < len(l) {
 			return nil, false
 		}
 		root.Content = append(root.Content, key, val)
@@ -156,18 +143,19 @@ func plainMapping(data []byte) (root *yaml.Node, ok bool) {
 	return root, true
 }
 
-// quoted reads the double-quoted string that starts at l[i], if it has no
-// escapes, and returns its text and the index after its closing quote.
-func quoted(l string, i int) (s string, end int, ok bool) {
+// quoted reads the double-quoted string that starts at l[i], on the
+// given line, if it has no escapes, and returns its node and the index
+// after its closing quote.
+func quoted(l string, i, line int) (n yaml.Node, end int, ok bool) {
 	for j := i + 1; j < len(l); j++ {
 		switch l[j] {
 		case '"':
-			return l[i+1 : j], j + 1, true
+			return yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: l[i+1 : j], Line: line, Column: i + 1}, j + 1, true
 		case '\\':
-			return "", 0, false
+			return yaml.Node{}, 0, false
 		}
 	}
-	return "", 0, false
+	return yaml.Node{}, 0, false
 }
 
 // resolvesOther reports whether a plain scalar s that starts with a letter
@@ -180,15 +168,13 @@ func resolvesOther(s string) bool {
 	return false
 }
 
-// firstNonSpace returns the index of l's first byte that is not a space,
-// or -1.
-func firstNonSpace(l string) int {
-	for i := range len(l) {
-		if l[i] != ' ' {
-			return i
-		}
+// skipSpaces returns the index of the first byte of l from i on that is
+// not a space, or len(l).
+func skipSpaces(l string, i int) int {
+	for i < len(l) && l[i] == ' ' {
+		i++
 	}
-	return -1
+	return i
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
