@@ -247,35 +247,41 @@ func parseYAMLRoot(f *SourceFile, want yaml.Kind, wantDesc string, probs *Proble
 			return root
 		}
 	}
+	return decodeYAMLRoot(f.Path, data, want, wantDesc, probs)
+}
+
+// decodeYAMLRoot is parseYAMLRoot's reading of UTF-8 data, without its
+// BOM, by yaml.v3.
+func decodeYAMLRoot(path string, data []byte, want yaml.Kind, wantDesc string, probs *ProblemList) *yaml.Node {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			probs.Errorf(problem.YAMLInvalid, f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
+			probs.Errorf(problem.YAMLInvalid, path, 0, 0, "is empty; it must hold %s", wantDesc)
 			return nil
 		}
-		reportYAMLError(f.Path, data, err, probs)
+		reportYAMLError(path, data, err, probs)
 		return nil
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		probs.Errorf(problem.YAMLInvalid, f.Path, extra.Line, extra.Column, "holds more than one YAML document; remove the --- separator and everything after it")
+		probs.Errorf(problem.YAMLInvalid, path, extra.Line, extra.Column, "holds more than one YAML document; remove the --- separator and everything after it")
 		return nil
 	} else if !errors.Is(err, io.EOF) {
-		reportYAMLError(f.Path, data, err, probs)
+		reportYAMLError(path, data, err, probs)
 		return nil
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		probs.Errorf(problem.YAMLInvalid, f.Path, 0, 0, "is empty; it must hold %s", wantDesc)
+		probs.Errorf(problem.YAMLInvalid, path, 0, 0, "is empty; it must hold %s", wantDesc)
 		return nil
 	}
 	if a := findAlias(&doc); a != nil {
-		probs.Errorf(problem.YAMLInvalid, f.Path, a.Line, a.Column, "uses a YAML alias (*%s); aliases are not allowed here: write the value out", a.Value)
+		probs.Errorf(problem.YAMLInvalid, path, a.Line, a.Column, "uses a YAML alias (*%s); aliases are not allowed here: write the value out", a.Value)
 		return nil
 	}
 	root := doc.Content[0]
 	if root.Kind != want {
-		probs.Errorf(problem.YAMLInvalid, f.Path, root.Line, root.Column, "must hold %s, not %s", wantDesc, kindName(root))
+		probs.Errorf(problem.YAMLInvalid, path, root.Line, root.Column, "must hold %s, not %s", wantDesc, kindName(root))
 		return nil
 	}
 	return root

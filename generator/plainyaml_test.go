@@ -32,15 +32,15 @@ func treeOf(n *yaml.Node) yamlTree {
 	return t
 }
 
-// yamlV3Root is what parseYAMLRoot's yaml.v3 path makes of data: the root
-// of its one document, or nil.
+// yamlV3Root is what parseYAMLRoot makes of data without the fast path:
+// the root mapping of its one document, or nil.
 func yamlV3Root(data []byte) *yaml.Node {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc, extra yaml.Node
-	if dec.Decode(&doc) != nil || dec.Decode(&extra) == nil || len(doc.Content) == 0 {
+	var probs ProblemList
+	root := decodeYAMLRoot("l.yaml", data, yaml.MappingNode, "a mapping", &probs)
+	if len(probs) > 0 {
 		return nil
 	}
-	return doc.Content[0]
+	return root
 }
 
 func TestPlainMapping(t *testing.T) {
