@@ -1,127 +1,218 @@
-// Package generator turns a folder of logo sources into the static logo
-// index of Interface B: dist/api/logos.json, dist/api/logos/<slug>.json and
-// optimised SVGs at dist/logos/<slug>/<variant>.svg.
+// Package generator builds the static logo index of Interface B from a
+// folder of logo sources: api/logos.json, api/logos/<slug>.json and the
+// optimised SVGs at logos/<slug>/<variant>.svg, with the site and the
+// component registry.
 //
-// The pipeline has one stage a file, passing plain data:
-//
-//	Load      (load.go)      fs.FS          -> *Source
-//	Validate  (validate.go)  *Source        -> *Collection    checks each logo (metadata.go, svgcheck.go)
-//	                                                           and optimises it (optimise.go)
-//	Render    (render.go)    *Collection    -> []OutFile       (site.go, registry.go)
-//	WriteTree (write.go)     []OutFile      -> the output folder, swapped in atomically
-//
-// Build runs the first three in memory. BuildTree (tree.go) runs the same
-// stages a logo at a time on every CPU and streams each logo's files into
-// the output tree, keeping only a summary of each logo; with a cache
-// (treecache.go) it redoes only the logos that changed and writes only
-// the files that differ. Input comes through io/fs, so tests run on
-// fstest.MapFS; only WriteTree and BuildTree touch the real file system.
+// Build is the one pipeline, a short list of phases (this file). Each logo
+// goes from its folder to its files on one of several goroutines
+// (logos.go), then the rules across logos run, the collection's files are
+// made from each logo's summary (collection.go), and the new tree is
+// swapped in (commit.go). The build log (package buildcache) lets a
+// rebuild take the logos whose sources did not change from the last
+// build; the output tree (package outtree) writes only the files that
+// differ. check is the same Build with nowhere to write.
 package generator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"path"
+	"sync"
+	"sync/atomic"
+	"time"
 
-	"logoindex/generator/problem"
+	"logoindex/generator/buildcache"
+	"logoindex/generator/check"
+	"logoindex/generator/internal/spill"
+	"logoindex/generator/outtree"
+	"logoindex/generator/render"
+	"logoindex/generator/source"
 )
 
-// Options configures Build. The zero value builds with root-relative URLs,
-// the default install template and one worker per CPU.
+// Options configures Build. The zero value checks the sources with
+// root-relative URLs, the default install template and one worker per
+// CPU, and writes nothing.
 type Options struct {
 	// Dir is how the user named the source folder; it prefixes the paths
 	// in problems ("source-logos/github/logo.yaml").
 	Dir string
-	// Render holds the base URL and install template.
-	Render RenderOptions
-	// Workers bounds the goroutines that check and optimise; 0 means one
-	// per CPU.
+	// Out is the output folder, replaced whole by the new tree; empty
+	// writes nothing (check).
+	Out string
+	// Render holds the base URL, install template and templates.
+	Render render.Options
+	// Workers bounds the goroutines that check, optimise and render; 0
+	// means one per CPU.
 	Workers int
 	// ReportIgnored reports each file that .logoindexignore or a default
 	// pattern skips as a warning (check -strict), so that CI notices
-	// editor and system files committed by mistake. Without it they are
-	// skipped silently: they are everyday local clutter.
+	// editor and system files committed by mistake.
 	ReportIgnored bool
 	// Logos selects, by doublestar patterns on slugs ("git*"), the logos
 	// to check and build; none selects every logo. The others are read
-	// only as far as the rules across logos need: their logo.yaml, for
-	// unique component names. A pattern that selects nothing is an error.
+	// only for the rules across logos (unique component names). A partial
+	// build neither reads nor writes the build log.
 	Logos []string
+	// Strict fails the build on warnings too, writing nothing.
+	Strict bool
+	// Rebuild trusts nothing a build left: every logo is made and every
+	// file written anew, and the build log is neither read nor written.
+	// The output is the same.
+	Rebuild bool
 }
 
-// Result is what a build produced.
+// Result is what Build did.
 type Result struct {
-	Collection *Collection
-	Files      []OutFile
+	Logos, Files int
 	// Warnings are the problems that did not fail the build.
 	Warnings ProblemList
+	// Computed counts the logos made anew; the others came from the log.
+	Computed int
+	// UpToDate is set when the output already held the build: nothing was
+	// written.
+	UpToDate bool
+	// CacheError is why the build log or the trees' records could not be
+	// saved: the next build redoes more, but writes the same.
+	CacheError error
 }
 
-// Build reads, checks and optimises every logo in src and renders the
-// output tree in memory. When any logo is invalid it returns the problems
-// of every logo as a ProblemList error (warnings included, sorted) and no
-// files. It writes nothing: pass Result.Files to WriteTree.
+// Build checks every logo of src and writes the output tree to opts.Out.
+// When any logo is invalid it returns the problems of every logo as a
+// ProblemList error (warnings included, sorted) and the output is left as
+// it was.
 func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
-	source, probs := Load(ctx, src, opts)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	col, p := Validate(ctx, source, opts)
-	probs = append(probs, p...)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	probs.Sort()
-	if err := probs.Err(); err != nil {
-		return nil, err
-	}
-	ro := opts.Render
-	ro.logos = opts.Logos
-	files, err := Render(ctx, col, ro)
+	b, err := start(ctx, src, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := clashProblems(col, files); err != nil {
-		return nil, err
+	defer b.close()
+	if err := b.eachLogo(); err != nil {
+		return nil, b.abort(err)
 	}
-	return &Result{Collection: col, Files: files, Warnings: probs.Warnings()}, nil
+	if err := b.checkAcross(); err != nil {
+		return nil, b.abort(err)
+	}
+	if b.upToDate() {
+		b.cacheErr = b.saveCache()
+		return b.result(), nil
+	}
+	if err := b.repair(); err != nil {
+		return nil, b.abort(err)
+	}
+	if err := b.collection(); err != nil {
+		return nil, b.abort(err)
+	}
+	if err := b.commit(); err != nil {
+		return nil, b.abort(err)
+	}
+	return b.result(), nil
 }
 
-// clashProblems turns outputs that would land on one path into problems of
-// the logos that own them: a slug can name a path the build uses for
-// something else (slug "registry" gives r/registry.json, the registry
-// index). The paths come from the rendered files themselves, so every
-// output of every kind is covered. A clash between two files of the
-// collection is a bug of the build, returned as an internal error.
-func clashProblems(col *Collection, files []OutFile) error {
-	dirs := map[string]string{}
-	for _, l := range col.Logos {
-		dirs[l.Slug] = path.Dir(l.MetaPath)
-	}
-	return clashErrors(files, dirs)
+// build is the state of one Build.
+type build struct {
+	ctx     context.Context
+	opts    Options
+	started time.Time
+	src     *source.Reader
+	cats    *check.Categories
+	r       *render.Renderer
+	cache   buildcache.Cache
+	tree    *outtree.Tree // nil: nothing is written
+	// liveN and liveSum are what the live tree's record held when the
+	// build started, which the last build's log should say too.
+	liveN   int
+	liveSum uint64
+	liveOK  bool
+
+	outOnce sync.Once
+	out     output
+	outErr  error
+
+	prev           collectionRecord // the last build's, from the log
+	slugs          packedStrings
+	logos          []logoSlot
+	records        *spill.File // computed logos' records, in a build that keeps them on disk
+	others         []*source.Logo
+	probs          ProblemList
+	coll           collectionRecord // this build's
+	warnings       ProblemList
+	upToDateResult bool
+	cacheErr       error
+
+	computed          atomic.Int64
+	namesChanged      atomic.Bool
+	componentsChanged atomic.Bool
+	cacheDirty        atomic.Bool
+	mu                sync.Mutex
+	errs              []error // internal errors: writing, rendering
 }
 
-// clashErrors is clashProblems on the output names alone; dirs maps each
-// slug to the display path of its folder.
-func clashErrors(files []OutFile, dirs map[string]string) error {
+// fail records an internal error of a logo's goroutine.
+func (b *build) fail(err error) {
+	b.mu.Lock()
+	b.errs = append(b.errs, err)
+	b.mu.Unlock()
+}
+
+func (b *build) failed() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return errors.Join(b.errs...)
+}
+
+// abort leaves the live tree as it was, recording what the build wrote
+// into the standby, and returns err.
+func (b *build) abort(err error) error {
+	if b.out != nil {
+		if aerr := b.out.Abort(); aerr != nil && !isProblems(err) {
+			err = errors.Join(err, aerr)
+		}
+	}
+	return err
+}
+
+func isProblems(err error) bool {
 	var probs ProblemList
-	for _, c := range findClashes(files) {
-		if c.A.Logo == "" && c.B.Logo == "" {
-			return c
-		}
-		for _, own := range [][2]OutFile{{c.A, c.B}, {c.B, c.A}} {
-			f, other := own[0], own[1]
-			if f.Logo == "" {
-				continue
-			}
-			with := "the collection's " + other.Name
-			if other.Logo != "" {
-				with = fmt.Sprintf("logo %q's %s", other.Logo, other.Name)
-			}
-			probs.Errorf(problem.SlugCollision, dirs[f.Logo], 0, 0, "slug %q would write %s, which collides with %s; rename the folder", f.Logo, f.Name, with)
+	return errors.As(err, &probs)
+}
+
+func (b *build) close() {
+	b.cache.Close()
+	b.records.Close()
+	if b.tree != nil {
+		b.tree.Close()
+	}
+}
+
+// result is what the build did.
+func (b *build) result() *Result {
+	res := &Result{Warnings: b.warnings, Computed: int(b.computed.Load()), UpToDate: b.upToDateResult, CacheError: b.cacheErr}
+	for _, l := range b.logos {
+		if l.ok() {
+			res.Logos++
 		}
 	}
-	probs.Sort()
-	return probs.Err()
+	res.Files = b.coll.treeN
+	return res
+}
+
+// writer returns the output, opened on first use: a build that changes
+// nothing never opens the standby.
+func (b *build) writer() (output, error) {
+	b.outOnce.Do(func() {
+		switch {
+		case b.tree == nil:
+			b.out = discard{}
+		case b.opts.Rebuild:
+			b.out, b.outErr = b.tree.BeginEmpty()
+		default:
+			b.out, b.outErr = b.tree.Begin()
+		}
+		if b.outErr != nil {
+			b.out = nil
+			b.outErr = fmt.Errorf("preparing the new tree: %w", b.outErr)
+		}
+	})
+	return b.out, b.outErr
 }

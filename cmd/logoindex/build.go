@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"logoindex/generator"
+	"logoindex/generator/render"
+	"logoindex/generator/source"
 	"logoindex/internal/cli"
 )
 
@@ -54,7 +56,7 @@ func (s *sourceFlags) validate() error {
 		return cli.UsageError("-src must name a folder")
 	}
 	for _, p := range s.logos {
-		if msg := generator.CheckLogoPattern(p); msg != "" {
+		if msg := source.CheckLogoPattern(p); msg != "" {
 			return cli.UsageError("%s", msg)
 		}
 	}
@@ -92,9 +94,9 @@ type buildFlags struct {
 func (b *buildFlags) register(fs *flag.FlagSet, outFlag string) {
 	b.sourceFlags.register(fs)
 	fs.StringVar(&b.baseURL, "base-url", "http://localhost:8080", "`URL` the output folder is served at, used in every link")
-	fs.StringVar(&b.install, "install-template", generator.DefaultInstallTemplate, "install `command` of logos that set none; {base}, {slug} and {component} are replaced")
+	fs.StringVar(&b.install, "install-template", render.DefaultInstallTemplate, "install `command` of logos that set none; {base}, {slug} and {component} are replaced")
 	fs.IntVar(&b.workers, "workers", 0, "`goroutines` that check and optimise (0: one per CPU)")
-	fs.BoolVar(&b.noCache, "no-cache", false, fmt.Sprintf("ignore and do not update the build cache (.<%s>.cache beside -%s)", outFlag, outFlag))
+	fs.BoolVar(&b.noCache, "no-cache", false, fmt.Sprintf("build every logo and write every file anew, trusting nothing the last build left (in .<%s>.logoindex beside -%s)", outFlag, outFlag))
 }
 
 // validate checks the flags and normalises the base URL.
@@ -110,7 +112,7 @@ func (b *buildFlags) validate() error {
 	// The install command is shown with a Copy button: the template obeys
 	// the rule of install: in logo.yaml, once filled in.
 	example := strings.NewReplacer("{base}", base, "{slug}", "acme", "{component}", "AcmeIcon").Replace(b.install)
-	if msg := generator.CheckInstall(example); msg != "" {
+	if msg := source.CheckInstall(example); msg != "" {
 		return cli.UsageError("-install-template %q gives %q: %s", b.install, example, msg)
 	}
 	return nil
@@ -140,22 +142,19 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := a.validate(); err != nil {
 		return err
 	}
-	return writeBuild(ctx, a.buildFlags, a.out, nil, nil, stdout, stderr)
+	return writeBuild(ctx, a.buildFlags, a.out, stdout, stderr)
 }
 
 // writeBuild builds the sources into out, printing problems to stderr and
 // a summary to stdout. On any problem out is left as it was.
-//
-// serve -watch passes a memo, which carries the cache from one build to
-// the next, and the logo folders its file events saw change (nil: any).
-func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.Memo, changed map[string]bool, stdout, stderr io.Writer) error {
+func writeBuild(ctx context.Context, bf buildFlags, out string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	src, err := openSource(bf.sourceFlags)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	res, err := generator.BuildTree(ctx, src.FS(), out, treeOptions(bf, out, memo, changed))
+	res, err := generator.Build(ctx, src.FS(), buildOptions(bf, out))
 	var warnings generator.ProblemList
 	if res != nil {
 		warnings = res.Warnings
@@ -181,42 +180,15 @@ func writeBuild(ctx context.Context, bf buildFlags, out string, memo *generator.
 	return nil
 }
 
-// treeOptions are the options of a build of out with the flags bf.
-func treeOptions(bf buildFlags, out string, memo *generator.Memo, changed map[string]bool) generator.TreeOptions {
-	opts := generator.TreeOptions{Options: bf.options()}
-	opts.Render = generator.RenderOptions{BaseURL: bf.baseURL, InstallTemplate: bf.install}
+// buildOptions are the options of a build of out with the flags bf.
+func buildOptions(bf buildFlags, out string) generator.Options {
+	opts := bf.options()
+	opts.Out = out
+	opts.Render = render.Options{BaseURL: bf.baseURL, InstallTemplate: bf.install}
 	opts.Workers = bf.workers
-	opts.FailOnWarnings = bf.strict
-	// The cache only saves time: a build without it writes the same bytes.
-	// A partial build leaves it alone, for the next full build.
-	if !bf.noCache && len(bf.logos) == 0 {
-		opts.CacheFile = generator.DefaultCachePath(out)
-		opts.Memo, opts.Changed = memo, changed
-	}
+	opts.Strict = bf.strict
+	opts.Rebuild = bf.noCache
 	return opts
-}
-
-// fillStandby makes the standby of out hold what out holds, after a
-// build through memo, so that the next build writes only what it
-// changes (generator.TreeOptions.FillStandby). It does nothing for a
-// build without the cache, which keeps no standby.
-func fillStandby(ctx context.Context, bf buildFlags, out string, memo *generator.Memo) error {
-	opts := treeOptions(bf, out, memo, map[string]bool{}) // nothing changed that a build saw
-	if opts.CacheFile == "" {
-		return nil
-	}
-	opts.FillStandby = true
-	src, err := openSource(bf.sourceFlags)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	_, err = generator.BuildTree(ctx, src.FS(), out, opts)
-	var probs generator.ProblemList
-	if errors.As(err, &probs) {
-		return nil // a source changed since: the rebuild it starts reports it
-	}
-	return err
 }
 
 func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *sourceFlags) {
@@ -236,11 +208,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sf.validate(); err != nil {
 		return err
 	}
-	res, err := buildFrom(ctx, *sf, stderr)
+	res, err := checkSources(ctx, *sf, stderr)
 	if err != nil {
 		return err
 	}
-	what := count(len(res.Collection.Logos), "logo", "logos")
+	what := count(res.Logos, "logo", "logos")
 	if len(sf.logos) > 0 {
 		what += " matching " + quoteList(sf.logos)
 	}
@@ -248,8 +220,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// buildFrom runs the generator on the source folder and prints its problems.
-func buildFrom(ctx context.Context, sf sourceFlags, stderr io.Writer) (*generator.Result, error) {
+// checkSources builds the source folder with nowhere to write and prints
+// its problems.
+func checkSources(ctx context.Context, sf sourceFlags, stderr io.Writer) (*generator.Result, error) {
 	src, err := openSource(sf)
 	if err != nil {
 		return nil, err
@@ -282,7 +255,7 @@ func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, s
 	var probs generator.ProblemList
 	if errors.As(err, &probs) {
 		printProblems(stderr, probs, sf.format)
-		if len(probs.Errors()) == 0 { // BuildTree under -strict
+		if len(probs.Errors()) == 0 { // warnings under -strict
 			fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(probs), "warning", "warnings"))
 		}
 		return cli.ErrFailed

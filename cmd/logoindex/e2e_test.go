@@ -31,7 +31,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/google/go-cmp/cmp"
 
-	"logoindex/generator"
+	"logoindex/generator/check"
+	"logoindex/generator/render"
+	"logoindex/generator/source"
 	"logoindex/generator/svg"
 	"logoindex/internal/browsertest"
 	"logoindex/internal/preview"
@@ -129,7 +131,7 @@ type site struct {
 	base  string // where the server listens: http://127.0.0.1:port
 	dist  string
 	log   *lineLog // the server's stdout: one line per request
-	index generator.Index
+	index render.Index
 }
 
 // buildBase is the base URL the test tree is built for. It is not where
@@ -274,7 +276,7 @@ func fold(s string) string {
 }
 
 // expectSearch lists the slugs the gallery should show for query q.
-func expectSearch(idx generator.Index, q, category string) []string {
+func expectSearch(idx render.Index, q, category string) []string {
 	out := []string{}
 	for _, l := range idx.Logos {
 		fields := append([]string{l.Name, l.Slug}, l.Aliases...)
@@ -530,7 +532,7 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	var detail generator.LogoDetail
+	var detail render.LogoDetail
 	if err := json.Unmarshal([]byte(s.get(t, "/api/logos/github.json")), &detail); err != nil {
 		t.Fatal(err)
 	}
@@ -807,31 +809,31 @@ func gzipSize(t *testing.T, name string) int {
 }
 
 // build5000 writes the gallery of 5,000 synthetic logos, rendered by the
-// real renderer (generator.RenderGallery: a whole build of that many logos
-// takes a minute under the race detector), and their icons, into a
-// temporary folder; it returns the folder and the size of index.html.
+// real renderer (render.Gallery: a whole build of that many logos takes a
+// minute under the race detector), and their icons, into a temporary
+// folder; it returns the folder and the size of index.html.
 func build5000(t *testing.T) (string, int) {
 	t.Helper()
 	setup := time.Now()
 	icon := []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><title>Synthetic</title><circle cx="12" cy="12" r="10" fill="#369"/></svg>`)
-	cats := []string{"devtools", "databases", "social", "cloud", "design"}
-	col := &generator.Collection{}
-	for _, c := range cats {
-		col.Categories = append(col.Categories, generator.CategoryCount{Category: generator.Category{Slug: c, Name: c}})
+	names := []string{"devtools", "databases", "social", "cloud", "design"}
+	var cats []render.CategoryCount
+	for _, c := range names {
+		cats = append(cats, render.CategoryCount{Category: source.Category{Slug: c, Name: c}})
 	}
-	var icons []generator.OutFile
+	dir := filepath.Join(t.TempDir(), "dist")
+	var logos []*render.Summary
 	for i := range 5000 {
 		slug := fmt.Sprintf("synthetic-%04d", i)
-		c := i % len(cats)
-		col.Categories[c].Count++
-		col.Logos = append(col.Logos, &generator.Logo{
-			Slug: slug, Name: fmt.Sprintf("Synthetic %04d", i), Hex: "#336699", Categories: []string{cats[c]},
-			Variants: []*generator.VariantFile{{Variant: "icon", Optimised: icon,
-				Info: &svg.Info{ViewBox: [4]float64{0, 0, 24, 24}, Paints: []svg.PaintUse{{Colour: generator.RGB{R: 0x33, G: 0x66, B: 0x99}}}}}},
+		c := i % len(names)
+		cats[c].Count++
+		logos = append(logos, &render.Summary{
+			Slug: slug, Name: fmt.Sprintf("Synthetic %04d", i), Hex: "#336699", Categories: []string{names[c]},
+			Variants: []string{"icon"}, IconOnDark: check.Contrast(svg.RGB{R: 0x33, G: 0x66, B: 0x99}, check.DarkBackground) >= check.MinDarkContrast,
 		})
-		icons = append(icons, generator.OutFile{Name: "logos/" + slug + "/icon.svg", Data: icon})
+		writeTestFile(t, filepath.Join(dir, "logos", slug, "icon.svg"), icon)
 	}
-	files, err := generator.RenderGallery(col, generator.RenderOptions{BaseURL: buildBase})
+	files, err := render.Gallery(cats, logos, render.Options{BaseURL: buildBase})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -840,13 +842,21 @@ func build5000(t *testing.T) (string, int) {
 		if f.Name == "index.html" {
 			page = len(f.Data)
 		}
-	}
-	dir := filepath.Join(t.TempDir(), "dist")
-	if err := generator.WriteTree(context.Background(), dir, append(files, icons...)); err != nil {
-		t.Fatal(err)
+		writeTestFile(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
 	}
 	t.Logf("5,000 logos rendered and written in %s", time.Since(setup).Round(time.Millisecond))
 	return dir, page
+}
+
+// writeTestFile writes name, with its folders.
+func writeTestFile(t *testing.T, name string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestLiveReload is the preview loop as a person uses it: pages open under

@@ -15,7 +15,9 @@ import (
 	"text/template"
 
 	"logoindex/generator"
+	"logoindex/generator/check"
 	"logoindex/generator/problem"
+	"logoindex/generator/source"
 	"logoindex/internal/cli"
 )
 
@@ -122,11 +124,11 @@ func slugProblem(slug string) string {
 	if why := generator.ReservedSlug(slug); why != "" {
 		return fmt.Sprintf("the slug %q is reserved (%s); choose another", slug, why)
 	}
-	if generator.CheckSlug(slug) == "" {
+	if source.CheckSlug(slug) == "" {
 		return ""
 	}
-	msg := fmt.Sprintf("%q is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most %d characters", slug, generator.MaxSlugLen)
-	if s := generator.SuggestSlug(slug); s != "" && generator.CheckSlug(s) == "" {
+	msg := fmt.Sprintf("%q is not a valid slug: use lower-case letters a-z, digits and single hyphens, at most %d characters", slug, source.MaxSlugLen)
+	if s := source.SuggestSlug(slug); s != "" && source.CheckSlug(s) == "" {
 		msg += fmt.Sprintf(", for example %q", s)
 	}
 	return msg
@@ -143,7 +145,7 @@ func checkScaffold(src string, data []byte) error {
 		return err
 	}
 	var probs generator.ProblemList
-	catList, p := generator.ParseCategories(&generator.SourceFile{Path: filepath.ToSlash(filepath.Join(src, "categories.yaml")), Data: cats})
+	catList, p := source.ParseCategories(&source.File{Path: filepath.ToSlash(filepath.Join(src, "categories.yaml")), Data: cats})
 	probs = append(probs, p...)
 	known := map[string]bool{}
 	var names []string
@@ -151,7 +153,7 @@ func checkScaffold(src string, data []byte) error {
 		known[c.Slug] = true
 		names = append(names, c.Slug)
 	}
-	m, p := generator.ParseMeta(&generator.SourceFile{Path: "logo.yaml", Data: data})
+	m, p := source.ParseMeta(&source.File{Path: "logo.yaml", Data: data})
 	var msgs []string
 	for _, pr := range p {
 		// source and license may be left for the contributor to fill in.
@@ -163,7 +165,7 @@ func checkScaffold(src string, data []byte) error {
 	for _, c := range m.Categories {
 		if !known[c] {
 			msg := fmt.Sprintf("unknown category %q; ", c)
-			if near := generator.SuggestCategory(c, names); near != "" {
+			if near := source.SuggestCategory(c, names); near != "" {
 				msg += fmt.Sprintf("did you mean %q? ", near)
 			}
 			msgs = append(msgs, msg+"the categories are "+strings.Join(names, ", "))
@@ -223,7 +225,7 @@ func scaffold(slug, name, hex string, cats []string, source, license string) ([]
 		"Categories": strings.Join(cats, ", "),
 		"Source":     quote(source),
 		"License":    quote(license),
-		"Component":  generator.DefaultComponent(name, slug),
+		"Component":  check.DefaultComponent(name, slug),
 	})
 	return buf.Bytes(), err
 }

@@ -122,32 +122,23 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // watchAndBuild builds dir from the sources now and after every change,
 // through the same writeBuild as the build command, and reloads the open
 // pages. A failed build prints its problems and leaves the last good tree
-// being served. Changes come from the system's file events, which name
-// the logo folders they touched, so a rebuild stats no other folder and
-// keeps its cache in memory; where there are none, the sources are polled
-// every interval.
+// being served. Changes come from the system's file events; where there
+// are none, the sources are polled every interval. After the first good
+// build the standby tree is prepared, so that the first save does not
+// wait for it.
 func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, live *preview.Live, stdout, stderr io.Writer) {
-	memo := &generator.Memo{}
-	filled := false
-	rebuild := func(changed map[string]bool) {
-		err := writeBuild(ctx, bf, dir, memo, changed, stdout, stderr)
+	prepared := false
+	rebuild := func() {
+		err := writeBuild(ctx, bf, dir, stdout, stderr)
 		switch {
 		case ctx.Err() != nil:
 		case err == nil:
 			live.Reload()
-			if !filled {
-				// The first save after a fresh build would fill the
-				// standby (18,000 links for 3,470 logos, half a second
-				// before the page shows the edit): fill it now.
-				filled = true
-				if err := fillStandby(ctx, bf, dir, memo); err != nil && ctx.Err() == nil {
+			if !prepared && !bf.noCache {
+				prepared = true
+				if err := generator.PrepareStandby(dir); err != nil && ctx.Err() == nil {
 					fmt.Fprintf(stderr, "logoindex: could not prepare the standby tree (the next build will): %v\n", err)
 				}
-			}
-			// For the next process; after the reload, off the path
-			// from a save to the page.
-			if err := memo.Save(); err != nil {
-				fmt.Fprintf(stderr, "logoindex: could not save the build cache: %v\n", err)
 			}
 		default:
 			var ee *cli.ExitError
@@ -162,10 +153,10 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 	if err != nil {
 		fmt.Fprintf(stderr, "logoindex: no file events for %s (%v); looking for changes every %s\n", bf.src, err, interval)
 		w := preview.NewWatcher(bf.src, interval)
-		rebuild(nil)
-		w.Run(ctx, func() { rebuild(nil) })
+		rebuild()
+		w.Run(ctx, rebuild)
 		return
 	}
-	rebuild(nil)
-	n.Run(ctx, rebuild)
+	rebuild()
+	n.Run(ctx, func(map[string]bool) { rebuild() })
 }

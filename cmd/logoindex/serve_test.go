@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"logoindex/generator"
+	"logoindex/generator/render"
 	"logoindex/internal/testtree"
 )
 
@@ -74,7 +74,7 @@ func fetchIndex(t *testing.T, base string) (names []string) {
 	if res.StatusCode != 200 {
 		t.Fatalf("GET /api/logos.json: %s", res.Status)
 	}
-	var idx generator.Index
+	var idx render.Index
 	if err := json.NewDecoder(res.Body).Decode(&idx); err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,17 @@ package headers_test
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator"
+	"logoindex/generator/render"
 	"logoindex/internal/headers"
 )
 
@@ -18,25 +21,34 @@ import (
 // (not _headers, not hidden files) and each folder with an index.html.
 func builtPaths(t *testing.T) ([]byte, []string) {
 	t.Helper()
-	res, err := generator.Build(context.Background(), os.DirFS("../../generator/testdata/golden/src"), generator.Options{
-		Render: generator.RenderOptions{BaseURL: "https://logos.example.com"},
+	dir := filepath.Join(t.TempDir(), "dist")
+	_, err := generator.Build(context.Background(), os.DirFS("../../generator/testdata/golden/src"), generator.Options{
+		Out:    dir,
+		Render: render.Options{BaseURL: "https://logos.example.com"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var file []byte
 	var paths []string
-	for _, f := range res.Files {
+	err = fs.WalkDir(os.DirFS(dir), ".", func(name string, d fs.DirEntry, err error) error {
 		switch {
-		case f.Name == "_headers":
-			file = f.Data
-		case strings.HasPrefix(path.Base(f.Name), "."):
+		case err != nil || d.IsDir():
+			return err
+		case name == "_headers":
+			file, err = os.ReadFile(filepath.Join(dir, name))
+			return err
+		case strings.HasPrefix(path.Base(name), "."):
 		default:
-			paths = append(paths, "/"+f.Name)
-			if path.Base(f.Name) == "index.html" {
-				paths = append(paths, strings.TrimSuffix("/"+f.Name, "index.html"))
+			paths = append(paths, "/"+name)
+			if path.Base(name) == "index.html" {
+				paths = append(paths, strings.TrimSuffix("/"+name, "index.html"))
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if file == nil || len(paths) < 10 {
 		t.Fatalf("the build wrote no _headers or too few files (%d)", len(paths))

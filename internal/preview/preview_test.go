@@ -16,20 +16,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator"
+	"logoindex/generator/render"
 	"logoindex/internal/headers"
 )
 
 // builtTree builds the generator's golden sources into a temporary folder.
 func builtTree(t *testing.T) string {
 	t.Helper()
-	res, err := generator.Build(context.Background(), os.DirFS("../../generator/testdata/golden/src"), generator.Options{
-		Render: generator.RenderOptions{BaseURL: "https://logos.example.com"},
+	dir := filepath.Join(t.TempDir(), "dist")
+	_, err := generator.Build(context.Background(), os.DirFS("../../generator/testdata/golden/src"), generator.Options{
+		Out:    dir,
+		Render: render.Options{BaseURL: "https://logos.example.com"},
 	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "dist")
-	if err := generator.WriteTree(context.Background(), dir, res.Files); err != nil {
 		t.Fatal(err)
 	}
 	return dir

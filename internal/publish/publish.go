@@ -38,7 +38,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
-	"logoindex/generator"
+	buildmanifest "logoindex/generator/manifest"
 )
 
 // Defaults of the zero Options.
@@ -197,7 +197,7 @@ func (e *IncompleteError) Unwrap() error { return e.Cause }
 // build replaces the folder meanwhile.
 type Tree struct {
 	files    map[string]*file
-	manifest generator.BuildManifest
+	manifest buildmanifest.Manifest
 }
 
 // ReadTree reads and checks the tree a build wrote. It reports every
@@ -299,7 +299,7 @@ func batches(changes []Change) []batch {
 
 // checkTree refuses a tree built for a local address or for another URL
 // than opts.BaseURL.
-func checkTree(m generator.BuildManifest, opts Options) error {
+func checkTree(m buildmanifest.Manifest, opts Options) error {
 	if opts.Force {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,6 +23,8 @@ import (
 	"gocloud.dev/blob"
 
 	"logoindex/generator"
+	buildmanifest "logoindex/generator/manifest"
+	"logoindex/generator/render"
 	"logoindex/internal/headers"
 )
 
@@ -50,13 +53,22 @@ func goldenSrc(t *testing.T) fstest.MapFS {
 // build builds src for base into a tree in memory.
 func build(t *testing.T, src fs.FS, base string) fstest.MapFS {
 	t.Helper()
-	res, err := generator.Build(context.Background(), src, generator.Options{Render: generator.RenderOptions{BaseURL: base}})
+	dir := filepath.Join(t.TempDir(), "dist")
+	_, err := generator.Build(context.Background(), src, generator.Options{Out: dir, Render: render.Options{BaseURL: base}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tree := fstest.MapFS{}
-	for _, f := range res.Files {
-		tree[f.Name] = &fstest.MapFile{Data: f.Data}
+	err = fs.WalkDir(os.DirFS(dir), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		tree[name] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return tree
 }
@@ -527,7 +539,7 @@ func TestPublishRefuses(t *testing.T) {
 		{name: "unspecified", tree: build(t, goldenSrc(t), "http://0.0.0.0:8080"), want: "0.0.0.0 is this machine"},
 		{name: "partial build", tree: func() fstest.MapFS {
 			tree := maps.Clone(good)
-			tree[generator.ManifestFile] = &fstest.MapFile{Data: []byte(`{"format":1,"generator":"logoindex","base_url":"https://logos.example.com","logos":["git*"]}`)}
+			tree[buildmanifest.File] = &fstest.MapFile{Data: []byte(`{"format":1,"generator":"logoindex","base_url":"https://logos.example.com","logos":["git*"]}`)}
 			return tree
 		}(), want: `the tree holds only the logos that ["git*"] select (a partial build)`},
 		{name: "other base URL", tree: good, opts: Options{BaseURL: "https://cdn.example.org/"},
@@ -577,7 +589,7 @@ func TestPublishRefuses(t *testing.T) {
 
 func TestPublishTreeProblems(t *testing.T) {
 	tree := build(t, goldenSrc(t), testBase)
-	delete(tree, generator.ManifestFile)
+	delete(tree, buildmanifest.File)
 	tree["notes.txt"] = &fstest.MapFile{Data: []byte("x")}
 	tree["logos/acme/README.md"] = &fstest.MapFile{Data: []byte("x")}
 	tree["logos/acme/link.svg"] = &fstest.MapFile{Data: []byte("icon.svg"), Mode: fs.ModeSymlink}

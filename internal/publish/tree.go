@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"logoindex/generator"
+	buildmanifest "logoindex/generator/manifest"
 	"logoindex/internal/headers"
 )
 
@@ -32,17 +32,17 @@ type file struct {
 // (the manifest among them) are skipped, as hosts that deploy folders skip
 // them, and so is _headers, which only Netlify and Cloudflare Pages read.
 // Without force, a tree without a valid manifest is refused.
-func readTree(tree fs.FS, force bool) (map[string]*file, generator.BuildManifest, error) {
+func readTree(tree fs.FS, force bool) (map[string]*file, buildmanifest.Manifest, error) {
 	var problems []string
-	manifest, err := generator.ReadManifest(tree)
+	manifest, err := buildmanifest.Read(tree)
 	switch {
 	case err == nil:
 	case force:
-		manifest = generator.BuildManifest{}
+		manifest = buildmanifest.Manifest{}
 	case errors.Is(err, fs.ErrNotExist):
-		problems = append(problems, fmt.Sprintf("%s: missing, so the tree was not written by logoindex build (or by a version before it); build it again (make build BASE_URL=https://logos.example.com)", generator.ManifestFile))
+		problems = append(problems, fmt.Sprintf("%s: missing, so the tree was not written by logoindex build (or by a version before it); build it again (make build BASE_URL=https://logos.example.com)", buildmanifest.File))
 	default:
-		problems = append(problems, fmt.Sprintf("%s: %v; build the tree again", generator.ManifestFile, err))
+		problems = append(problems, fmt.Sprintf("%s: %v; build the tree again", buildmanifest.File, err))
 	}
 
 	files := map[string]*file{}
@@ -85,7 +85,7 @@ func readTree(tree fs.FS, force bool) (map[string]*file, generator.BuildManifest
 	}
 	if len(problems) > 0 {
 		slices.Sort(problems)
-		return nil, generator.BuildManifest{}, &TreeError{Problems: problems}
+		return nil, buildmanifest.Manifest{}, &TreeError{Problems: problems}
 	}
 	return files, manifest, nil
 }

@@ -1,0 +1,61 @@
+package check
+
+import (
+	"logoindex/generator/problem"
+	"logoindex/generator/source"
+	"logoindex/generator/svg"
+)
+
+// optimise is the optimise stage: it turns each checked variant of a logo
+// into the file to publish, through svg.OptimiseDocument, and converts
+// that file to JSX for the registry from the same parse. A <title> naming
+// the logo is added where a source has none, and ids are prefixed with the
+// slug and variant (IDPrefix), so that logos inlined in one page never
+// share an id. memo is the one the logo's checks filled (validateLogo).
+func optimise(l *Logo, memo *svg.Memo) problem.List {
+	var probs problem.List
+	for _, v := range l.Variants {
+		r, err := svg.OptimiseDocument(v.doc, v.Info, svg.Options{
+			Rules:    rulesFor(v.Name),
+			Title:    l.Name,
+			IDPrefix: IDPrefix(l.Slug, v.Name),
+			Memo:     memo,
+		})
+		if err != nil {
+			probs.Errorf(problem.Internal, v.Path, 0, 0, "%v; this is a bug in logoindex: please report it with the file", err)
+			continue
+		}
+		j, err := svg.ToJSX(r.Doc, "p")
+		if err != nil {
+			probs.Errorf(problem.Internal, v.Path, 0, 0, "converting to JSX: %v; this is a bug in logoindex: please report it with the file", err)
+			continue
+		}
+		v.Optimised, v.JSX, v.doc = r.Data, j, nil
+	}
+	return probs
+}
+
+// IDPrefix is what the ids of a published variant start with: the slug
+// and the variant ("github-icon-mono-"), after "_" when the slug starts
+// with a digit, as an id selector cannot.
+func IDPrefix(slug, variant string) string {
+	p := slug + "-" + variant + "-"
+	if p[0] >= '0' && p[0] <= '9' {
+		p = "_" + p
+	}
+	return p
+}
+
+// rulesFor returns the SVG rules of a variant.
+func rulesFor(variant string) svg.Rules { return svg.Rules{Mono: variant == "icon-mono"} }
+
+// checkVariant parses and checks one variant file, with the checks of its
+// paths remembered in m for the logo's other variants (m may be nil).
+func checkVariant(variant string, f *source.File, m *svg.Memo) (*svg.Document, *svg.Info, problem.List) {
+	d, probs := svg.Parse(f.Path, f.Data)
+	if d == nil {
+		return nil, nil, probs
+	}
+	info, p := svg.CheckMemo(d, rulesFor(variant), m)
+	return d, info, append(probs, p...)
+}
