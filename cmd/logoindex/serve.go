@@ -137,8 +137,8 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 			live.Reload()
 			if !filled {
 				// The first save after a fresh build would fill the
-				// standby (18,000 links for 3,470 logos, half a second
-				// before the page shows the edit): fill it now.
+				// standby (a link for every file, before the page shows
+				// the edit): fill it now.
 				filled = true
 				if err := fillStandby(ctx, bf, dir, memo); err != nil && ctx.Err() == nil {
 					fmt.Fprintf(stderr, "logoindex: could not prepare the standby tree (the next build will): %v\n", err)

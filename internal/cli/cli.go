@@ -1,8 +1,8 @@
 // Package cli is what the two programs of logoindex share: logoindex
 // itself (cmd/logoindex) and logoindex-publish (cmd/logoindex-publish),
 // which runs `logoindex publish`. Publishing links the clients of three
-// cloud stores, whose start-up alone took 50 ms and 27 MB of every build
-// and check; in a program of its own it costs only publishing.
+// cloud stores, whose start-up would slow every build and check; in a
+// program of its own it costs only publishing.
 //
 // The package holds the exit statuses, the signal handling, the flag sets'
 // parsing and usage, and publish's flags, which logoindex lists in its
