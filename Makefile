@@ -18,8 +18,8 @@ CHECK_FLAGS ?=
 # "Error 1" or "Error 2", and Ctrl-C ends serve with status 130. $(2) names
 # more programs to build beside it: publish runs ./cmd/logoindex-publish.
 # They are built static (CGO_ENABLED=0): nothing in them needs cgo, and a
-# static binary starts without the dynamic loader, 0.7 ms sooner, which
-# is a hundredth of a rebuild after one change (bench/README.md).
+# static binary starts sooner, without the dynamic loader, which counts in
+# a rebuild after one change.
 define logoindex
 @echo "logoindex $(strip $(1))"
 @tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
@@ -83,7 +83,7 @@ tools:
 	fi
 
 # publish builds $(OUT) for BASE_URL and uploads it to the bucket TO (see
-# README: Publishing to a bucket), for example
+# docs/publishing.md), for example
 #   make publish BASE_URL=https://logos.example.com TO='s3://my-bucket?region=eu-west-1'
 # PUBLISH_FLAGS=-dry-run lists what would change.
 TO ?=
@@ -93,16 +93,16 @@ publish:
 	$(call logoindex,build -src $(SRC) -out $(OUT) -base-url $(BASE_URL))
 	$(call logoindex,publish -dir $(OUT) -to '$(TO)' -base-url $(BASE_URL) $(PUBLISH_FLAGS),./cmd/logoindex-publish)
 
-# bench is the benchmark of issues 6 and 13 (bench/README.md): on first run
-# it installs rsvg-convert and the pinned npm packages into a cache outside
-# the repository, then prints one table, with each goal met or not, and
-# writes bench/results.json after every step (Ctrl-C keeps what was
-# measured, and prints it). QUICK=1 measures every figure on a sample of
-# 300 simple-icons files in about a minute (bench/results-quick.json);
-# SCALE=30 also builds 30 copies of simple-icons (104,100 logos).
-# BENCH_FLAGS="-render=false" skips the visual comparison; "-runs 5" takes
-# medians of five. Built, not `go run`, so that Ctrl-C ends it with its own
-# status, 130.
+# bench compares the optimiser with SVGO and times the build against its
+# goals (docs/performance.md). On first run it installs rsvg-convert and
+# the pinned npm packages into a cache outside the repository. It prints
+# one table, with each goal met or not, and writes bench/results.json after
+# every step (Ctrl-C keeps what was measured, and prints it). QUICK=1
+# measures every figure on a sample of 300 simple-icons files
+# (bench/results-quick.json); SCALE=30 also builds 30 copies of
+# simple-icons (104,100 logos). BENCH_FLAGS="-render=false" skips the
+# visual comparison; "-runs 5" takes medians of five. Built, not `go run`,
+# so that Ctrl-C ends it with its own status, 130.
 QUICK ?=
 SCALE ?=
 BENCH_FLAGS ?=
@@ -114,7 +114,7 @@ bench:
 # corpus converts simple-icons, devicon and @lobehub/icons-static-svg (the
 # versions bench/package-lock.json pins, installed into the bench cache)
 # into source-logos trees as a newcomer would write them, runs check and
-# build on each, and prints their problems by kind (bench/README.md).
+# build on each, and prints their problems by kind (docs/performance.md).
 corpus:
 	$(GO) run ./bench corpus
 

@@ -136,10 +136,8 @@ func linkedTree(ctx context.Context, base, dir string, slugs []string, digest st
 // file, so that a build of it finds them in the kernel's caches, as a
 // build of a fresh checkout does and as the cp -r it is compared with
 // finds the tree it copies. A tree made by an earlier run (or before a
-// reboot) is read from disk otherwise: the first 30x build of a session
-// took 93.9 s, three more of the same code 85.7 to 88.0 s; the first of
-// five 1x builds was the slowest in every run (2.41 and 2.82 s, where the
-// next four took 1.31 to 1.71 s).
+// reboot) is read from disk otherwise, which slows the first timed build
+// and not the others.
 func warmTree(ctx context.Context, dir string, logos int) error {
 	st := startStage("read the source tree "+filepath.Base(dir), logos+1)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -298,8 +296,8 @@ func timed(ctx context.Context, st *stage, label string, env []string, limit int
 // measureArg makes the bench run the rest of its arguments as a command
 // and write the command's peak resident memory, in bytes, and its user
 // and system time and its wall time, in nanoseconds, to file 3. The wall
-// time is the command's alone: the bench's own start, as the wrapper,
-// took about as long as a no-op build's tenth (it links librsvg).
+// time is the command's alone, without the start of the wrapper, which
+// links librsvg and would weigh on a no-op build's time.
 const measureArg = "-measure-rss"
 
 // runMeasured is the bench run as a small process whose only child is the
@@ -388,13 +386,11 @@ type builder struct {
 func (b *builder) discard(dir string) { b.trash.add(dir) }
 
 // trash is the folders a run removes once no timed run follows. A
-// removal before a timed run made the run pay for it: this
-// machine kind's ext4 has no journal, and then its inode allocator
-// skips every inode freed in the last 60 s (360 s while the inode table
-// is not written back), reading the inode of each (find_inode_bit,
-// recently_deleted; a fifth and more of the kernel's time by perf).
-// cp -r of 18,490 files took 13.9 s after the removal of the last copy
-// and 1.2 s without one.
+// removal before a timed run makes the run pay for it: on ext4 without a
+// journal the inode allocator skips every inode freed in the last 60 s
+// (360 s while the inode table is not written back), reading the inode
+// of each (find_inode_bit, recently_deleted), so creating files right
+// after a large removal is many times slower.
 type trash struct{ dirs []string }
 
 // add notes that dir is to be removed by remove.
@@ -412,7 +408,7 @@ func (t *trash) remove() {
 		os.RemoveAll(dir)
 	}
 	t.dirs = nil
-	st.End("removed; wait ten minutes before timing anything that writes files on this machine (bench/README.md)")
+	st.End("removed; wait ten minutes before timing anything that writes files on this machine (docs/performance.md)")
 }
 
 // build times one build of src into out after a write-back of what came
@@ -490,8 +486,8 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 	// Clean builds, and cp -r of what each wrote into a new folder beside
 	// it (the copies go with out), in turn: whatever slows the machine's
 	// file system for a while (a removal by anything, the write-back of
-	// what came before) then weighs on both alike, where five builds and
-	// then five copies gave it all to whichever came first. The last copy
+	// what came before) then weighs on both alike, where five builds
+	// followed by five copies would give it all to whichever came first. The last copy
 	// is compared with the tree after the no-op rebuilds.
 	st = startStage(label+": clean build and cp -r, in turn", 2*cfg.runs)
 	out := filepath.Join(work, "out-"+name)

@@ -3,8 +3,8 @@ package main
 // The three corpora as source-logos trees, written the way a newcomer
 // would write them from each package's own data: name, hex, categories,
 // source, licence, aliases and the SVG files, and no component: key (the
-// default names must be unique by themselves). README.md beside this file
-// says where each field comes from.
+// default names must be unique by themselves). docs/performance.md says
+// where each field comes from.
 
 import (
 	"bytes"
@@ -124,8 +124,8 @@ func yamlString(s string) string {
 
 // addDark adds icon-dark.svg, the mono icon in white, when the brand
 // colour is too dark for a dark page, and wordmark-dark.svg, the wordmark
-// in white, when it paints with one dark colour (what the README asks of
-// a contributor, and what the check warns about). Artwork of several
+// in white, when it paints with one dark colour (what the source format
+// asks of a contributor, and what the check warns about). Artwork of several
 // colours gets no dark variant: that needs a designer.
 func (l *sourceLogo) addDark() {
 	if mono := l.Files["icon-mono"]; mono != nil && darkOnDark(l.Hex) {

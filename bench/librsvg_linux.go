@@ -14,9 +14,9 @@ import (
 // librsvg renders in this process with the librsvg and cairo that
 // rsvg-convert links, called as rsvg-convert 2.54 calls them (its
 // src/bin/rsvg-convert.rs with -w N -h N -a and PNG output). Starting
-// rsvg-convert costs about 30 ms on this machine kind, most of a render;
-// a call here costs about 3 ms. renderersAgree checks the two give the
-// same pixels on a sample of every run.
+// rsvg-convert is most of the cost of a render, and a call here has none
+// of it. renderersAgree checks the two give the same pixels on a sample of
+// every run.
 //
 // The functions are loaded with purego (dlopen without cgo), so neither a C
 // compiler nor librsvg's headers are needed, and the bench still builds

@@ -1,20 +1,19 @@
-// Command bench is `make bench`: the benchmark of issues 6 and 13. It
-// compares the generator's optimiser with SVGO's default preset on three
+// Command bench is `make bench`: the benchmark of the optimiser and the
+// build against their goals. It compares the generator's optimiser with SVGO's default preset on three
 // real corpora (simple-icons, devicon, @lobehub/icons-static-svg), renders
 // every source and both outputs to count visual changes, times the real
 // logoindex binary on simple-icons turned into logo folders (clean build,
 // cp -r of its output, no-op and one-change rebuilds, peak RSS, 4 copies
 // and, with -scale, more), prints one table with each goal met or not, and
 // writes it to bench/results.json after every step, so that Ctrl-C keeps
-// what was measured. -quick does all of it on a sample of simple-icons in
-// about a minute.
+// what was measured. -quick does all of it on a sample of simple-icons.
 //
 // `bench corpus` (make corpus) converts the three corpora into
 // source-logos trees and runs check and build on each (corpuscheck.go).
 //
 // Everything it downloads (npm ci of bench/package-lock.json), renders and
-// generates lives in a cache folder outside the repository: see README.md
-// beside this file. Run it from the repository root.
+// generates lives in a cache folder outside the repository: see
+// docs/performance.md. Run it from the repository root.
 package main
 
 import (
@@ -394,14 +393,14 @@ type ScaleRow struct {
 	Error            string  `json:"error,omitempty"`
 }
 
-// Goal is one goal of issue 13 and whether this run met it.
+// Goal is one goal of the bench and whether this run met it.
 type Goal struct {
 	Goal string `json:"goal"`
 	Met  bool   `json:"met"`
 	Got  string `json:"got"`
 }
 
-// The goals of issue 13.
+// The goals of the bench (docs/performance.md says what each means).
 const (
 	goalCopyRatio   = 1.5  // clean build / cp -r
 	goalNoOp        = 0.05 // of a clean build

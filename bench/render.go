@@ -24,7 +24,7 @@ import (
 	"logoindex/internal/par"
 )
 
-// The visual rule of issue 6: a file changed when more than maxChangedFrac
+// The visual rule: a file changed when more than maxChangedFrac
 // of its pixels differ by more than 16/255 in a premultiplied channel, at
 // baseSize px, and also at smallSize px when the viewBox is narrower than
 // smallViewBox units.

@@ -41,7 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.UsageError("publish takes no arguments, got %q", pos)
 	}
 	if *to == "" {
-		return cli.UsageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see README: Publishing to a bucket)")
+		return cli.UsageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see docs/publishing.md)")
 	}
 	u, err := url.Parse(*to)
 	if err != nil || u.Scheme == "" {

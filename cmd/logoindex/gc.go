@@ -11,17 +11,11 @@ import (
 // memoryFloor is the memory (the Go runtime's, of which the heap is most)
 // a run may grow to before it collects: 28 MB.
 //
-// A build keeps little in memory (what the cache needs waits on disk),
-// 1 to 8 MB for 3,470 to 13,880 logos, and allocates about 350 MB on the
-// way (a gigabyte once, when Go's default, collecting when the heap is
-// twice what is live and at least 4 MB, made 659 collections and took a
-// sixth of a clean build's CPU). With this floor a clean build of 3,470
-// logos collects 27 to 31 times (GODEBUG=gctrace=1); when it came it
-// collected 49 times, as often as with the heap goal of 16 MB it
-// replaced (54), which a GOGC reset after each collection kept: a goal
-// computed from the last collection's live heap with a percentage the
-// one before set, which made goals of up to 45 MB and peaks of 36 to 57
-// MB resident for 13,880 logos, run to run (36 to 38 MB with this floor).
+// A build keeps little in memory (what the cache needs waits on disk) but
+// allocates many times that on the way. Go's default, collecting when the
+// heap is twice what is live and at least 4 MB, would then collect
+// hundreds of times. A fixed floor collects far less often and keeps the
+// peak resident memory steady from run to run.
 const memoryFloor = 28 << 20
 
 // setMemoryFloor makes the collector collect when the runtime's memory

@@ -74,8 +74,8 @@ func TestBuildWritesTree(t *testing.T) {
 	}
 }
 
-// TestCheckReportsEveryProblem is the done-when of the generator issue: a
-// broken logo prints every problem with its position and exits 1.
+// TestCheckReportsEveryProblem: a broken logo prints every problem with
+// its position and exits 1.
 func TestCheckReportsEveryProblem(t *testing.T) {
 	files := goodSource()
 	files["source-logos/gitlab/logo.yaml"] = "name: GitLab\nhex: #FC6D26\ncategories: [devtools, nope]\nsource: about.gitlab.com\nlicense: Apache 2.0\n"
@@ -366,7 +366,7 @@ func TestIgnoredFilesKeepTheCache(t *testing.T) {
 }
 
 // TestUsageDocumented: the usage is made from the flag sets, and the
-// package documentation and the README show it as it is.
+// package documentation and docs/cli.md show it as it is.
 func TestUsageDocumented(t *testing.T) {
 	u := usage()
 	fs, _ := buildFlagSet(io.Discard)
@@ -382,12 +382,12 @@ func TestUsageDocumented(t *testing.T) {
 	if doc := f.Doc.Text(); !strings.Contains(doc, strings.ReplaceAll(cli.Indent(u, "\t"), "\n\t\n", "\n\n")) {
 		t.Errorf("the doc comment of main.go does not show the usage; paste the output of logoindex help:\n%s", doc)
 	}
-	readme, err := os.ReadFile(filepath.Join(moduleRoot(t), "README.md"))
+	doc, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "cli.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "\n"+u+"\n") {
-		t.Errorf("README.md does not show the usage; paste the output of logoindex help:\n%s", u)
+	if !strings.Contains(string(doc), "\n"+u+"\n") {
+		t.Errorf("docs/cli.md does not show the usage; paste the output of logoindex help:\n%s", u)
 	}
 }
 

@@ -181,7 +181,7 @@ func checkScaffold(src string, data []byte) error {
 }
 
 var scaffoldTmpl = template.Must(template.New("logo.yaml").Parse(`# yaml-language-server: $schema=../../generator/schema/logo.schema.json
-# {{.Name}}: every key is described in README.md, section "Source format".
+# {{.Name}}: every key is described in docs/source-format.md.
 
 # Display name, as the brand writes it.
 name: {{.NameYAML}}

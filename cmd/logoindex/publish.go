@@ -17,8 +17,8 @@ import (
 
 // publishProgram is the program that publishes: `logoindex publish` runs
 // it with its own arguments. It links the clients of S3, Google Cloud
-// Storage and Azure, whose start-up (45 ms and 27 MB of memory, measured
-// on `logoindex build`) every command paid when they were linked here.
+// Storage and Azure, whose start-up time and memory every command would
+// pay if they were linked here.
 const publishProgram = "logoindex-publish"
 
 // publishFile is the file name of publishProgram on this system.
@@ -122,8 +122,8 @@ var errNotInSource = errors.New("not in logoindex's source with the go command")
 // buildPublish builds logoindex-publish into a temporary folder from the
 // source of logoindex, when the working directory is in it and the go
 // command is on PATH: `go run ./cmd/logoindex publish` and a lone
-// `go build ./cmd/logoindex` then publish as they did when it was one
-// program, a link of a few seconds later. cleanup removes the folder.
+// `go build ./cmd/logoindex` then publish too, after a link of a few
+// seconds. cleanup removes the folder.
 func buildPublish(ctx context.Context, stderr io.Writer) (path string, cleanup func(), err error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {

@@ -391,10 +391,10 @@ func minus(a, b []string) []string {
 	return out
 }
 
-// TestPublishS3 is the issue's proof against versitygw, one bucket per
-// story: publish and read back, publish again unchanged, change a logo,
-// remove a logo, a server that fails one request in ten, an object that
-// keeps failing, and the localhost tree.
+// TestPublishS3 runs publish against versitygw, one bucket per story:
+// publish and read back, publish again unchanged, change a logo, remove a
+// logo, a server that fails one request in ten, an object that keeps
+// failing, and the localhost tree.
 func TestPublishS3(t *testing.T) {
 	srv := startS3(t)
 	srv.env(t)
@@ -561,8 +561,8 @@ func TestPublishS3(t *testing.T) {
 			code, stdout, stderr := runCmd("publish", "-dir", "collection", "-to", srv.bucketURL(tc.bucket))
 			srv.reset(nil)
 			if code != 0 {
-				// The issue allows exit 1 naming what failed; with retries
-				// it should not come to that.
+				// Publish may exit 1 naming what failed; with retries it
+				// should not come to that.
 				t.Fatalf("%s: exit %d\n%s%s", tc.bucket, code, stdout, stderr)
 			}
 			if failed < 20 {

@@ -5,8 +5,8 @@ package problem
 // (check -format github and -format json show them) where messages are
 // free to improve: a code, once published, keeps its meaning, and a rule
 // that changes meaning gets a new code. One rule has one code whatever
-// file it is found in. The README's "Problem codes" table lists every
-// code; a test keeps the two in step.
+// file it is found in. The "Problem codes" table of docs/source-format.md
+// lists every code in this order; a test keeps the two in step.
 type Code string
 
 // Files and folders of the source tree.

@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,8 +63,9 @@ func TestFormats(t *testing.T) {
 }
 
 // TestCodesDocumented: every code of codes.go is a distinct kebab-case
-// name with a doc comment, and the README's table lists exactly these
-// codes, with the severity the doc comment gives.
+// name with a doc comment, and the table of docs/source-format.md lists
+// exactly these codes, in the same order, with the severity the doc
+// comment gives.
 func TestCodesDocumented(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "codes.go", nil, parser.ParseComments)
 	if err != nil {
@@ -73,6 +73,7 @@ func TestCodesDocumented(t *testing.T) {
 	}
 	kebab := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	doc := map[string]string{} // code -> doc comment
+	var defined []string       // the codes, in the order codes.go declares them
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.CONST {
@@ -97,6 +98,7 @@ func TestCodesDocumented(t *testing.T) {
 				t.Errorf("%s: no doc comment", vs.Names[0])
 			default:
 				doc[code] = vs.Doc.Text()
+				defined = append(defined, code)
 			}
 		}
 	}
@@ -104,13 +106,13 @@ func TestCodesDocumented(t *testing.T) {
 		t.Fatalf("codes.go defines %d codes; did the parse go wrong?", len(doc))
 	}
 
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/source-format.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n### Problem codes\n")
+	_, section, ok := strings.Cut(string(page), "\n### Problem codes\n")
 	if !ok {
-		t.Fatal(`README.md has no "### Problem codes" section`)
+		t.Fatal(`docs/source-format.md has no "### Problem codes" section`)
 	}
 	section, _, _ = strings.Cut(section, "\n#")
 	row := regexp.MustCompile("(?m)^\\| `([^`]*)` \\| ([a-z ]+) \\| .+ \\|$")
@@ -124,16 +126,10 @@ func TestCodesDocumented(t *testing.T) {
 		}
 		warning := strings.Contains(d, "(warning)")
 		if warning && sev != "warning" || !warning && !strings.Contains(sev, "error") {
-			t.Errorf("README: %s is %q, but codes.go says:\n%s", code, sev, d)
+			t.Errorf("docs/source-format.md: %s is %q, but codes.go says:\n%s", code, sev, d)
 		}
 	}
-	slices.Sort(listed)
-	var defined []string
-	for c := range doc {
-		defined = append(defined, c)
-	}
-	slices.Sort(defined)
 	if diff := cmp.Diff(defined, listed); diff != "" {
-		t.Errorf("the README's table of problem codes differs from codes.go (-codes.go +README):\n%s", diff)
+		t.Errorf("the table of problem codes in docs/source-format.md differs from codes.go, in its codes or their order (-codes.go +docs):\n%s", diff)
 	}
 }

@@ -212,7 +212,7 @@ func (c *checker) element(n *Node, preserve bool) {
 		if why, ok := refusedElements[strings.ToLower(n.Local)]; ok {
 			c.errorf(pos, problem.SVGElementNotAllowed, "<%s> is not allowed: %s; remove it", n.Name(), why)
 		} else {
-			c.errorf(pos, problem.SVGElementNotAllowed, "<%s> is not an element a logo may use (see the allowlist in the README's Security section); remove it", n.Name())
+			c.errorf(pos, problem.SVGElementNotAllowed, "<%s> is not an element a logo may use (see the allowlist in docs/security.md); remove it", n.Name())
 		}
 		return
 	}
@@ -320,7 +320,7 @@ func (c *checker) attr(n *Node, a *Attr) {
 		if why, ok := refusedAttributes[lower]; ok {
 			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not allowed on <%s>: %s; remove it", name, n.Name(), why)
 		} else {
-			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not an attribute a logo may use (see the allowlist in the README's Security section); remove it", name)
+			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not an attribute a logo may use (see the allowlist in docs/security.md); remove it", name)
 		}
 		return
 	}
@@ -476,7 +476,7 @@ func (c *checker) declaration(n *Node, d cssDecl, at func(int) problem.Pos, orig
 	}
 	kind := propertyKind(d.prop)
 	if kind == 0 {
-		c.errorf(pos, problem.SVGCSSNotAllowed, "%s: the CSS property %s is not one a logo may use (see the allowlist in the README's Security section); remove it", what, d.prop)
+		c.errorf(pos, problem.SVGCSSNotAllowed, "%s: the CSS property %s is not one a logo may use (see the allowlist in docs/security.md); remove it", what, d.prop)
 		return nil
 	}
 	if !c.checkValue(d, at, what) {

@@ -154,7 +154,7 @@ func TestCheckSVGRules(t *testing.T) {
 		{"image-set in style attribute", svgDoc(`<path style="fill:red;mask:image-set('a.png' 1x)" d="M0 0"/>`), false,
 			[]string{"x.svg:1:88: style attribute uses image-set(): only colour, arithmetic, transform and filter functions are allowed; remove it"}},
 		{"background in style attribute", svgDoc(`<path style="background:red" d="M0 0"/>`), false,
-			[]string{"x.svg:1:74: style attribute: the CSS property background is not one a logo may use (see the allowlist in the README's Security section); remove it"}},
+			[]string{"x.svg:1:74: style attribute: the CSS property background is not one a logo may use (see the allowlist in docs/security.md); remove it"}},
 		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxDepth+5) + strings.Repeat("</g>", MaxDepth+5)), false,
 			[]string{"x.svg:1:358: elements are nested more than 100 levels deep; flatten the groups"}},
 		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxElements+1)), false,

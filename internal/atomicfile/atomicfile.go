@@ -35,8 +35,7 @@ func WriteFunc(name string, perm fs.FileMode, write func(io.Writer) error) error
 // the file may hold either, or be empty or damaged. It is for a file its
 // reader checks and can do without, such as the build cache, which has a
 // checksum and whose every entry is checked against the files it
-// describes (the sync of that cache took 6 to 9 ms of a 400 ms rebuild on
-// an idle disk).
+// describes, where a sync would be a noticeable share of a rebuild.
 func Replace(name string, perm fs.FileMode, write func(io.Writer) error) error {
 	return replace(name, perm, write, false)
 }

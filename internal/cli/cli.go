@@ -1,8 +1,8 @@
 // Package cli is what the two programs of logoindex share: logoindex
 // itself (cmd/logoindex) and logoindex-publish (cmd/logoindex-publish),
 // which runs `logoindex publish`. Publishing links the clients of three
-// cloud stores, whose start-up alone took 50 ms and 27 MB of every build
-// and check; in a program of its own it costs only publishing.
+// cloud stores, whose start-up would slow every build and check; in a
+// program of its own it costs only publishing.
 //
 // The package holds the exit statuses, the signal handling, the flag sets'
 // parsing and usage, and publish's flags, which logoindex lists in its
@@ -86,7 +86,7 @@ func UsageError(format string, args ...any) error {
 // ErrFailed is a run that printed its problems and must exit 1.
 var ErrFailed = &ExitError{Code: 1}
 
-// ExitStatusDoc is said in the usage and the README.
+// ExitStatusDoc is said in the usage and in docs/cli.md.
 const ExitStatusDoc = "Exit status: 0 on success, 1 when a logo is invalid (with -strict, also on a warning), 2 on bad usage, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM."
 
 // ExitCode prints err's message, if it has one to print, to stderr and

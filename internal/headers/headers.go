@@ -104,7 +104,7 @@ var (
 )
 
 // compileLazily has each rule compile its path on first use: every run of
-// the program (a no-op build in 200 ms) would otherwise pay the 5 ms of
+// the program, a fast no-op build included, would otherwise pay for
 // compiling all of them. TestSiteRulesCompile checks the table.
 func compileLazily(rules Rules) Rules {
 	for i := range rules {
