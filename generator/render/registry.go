@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -91,7 +92,9 @@ func componentPath(slug string) string { return "components/logos/" + slug + ".t
 type registryRenderer struct {
 	component *template.Template
 	base      string // without a trailing slash
-	embedded  bool   // the component template is the embedded one: componentData.tsx writes it
+	// skeletons, with the embedded template, of the components by shape
+	// (skeleton.go): a text/template's reflection took 130 µs a logo.
+	skeletons *skeletonSet
 }
 
 // newRegistryRenderer parses the component template of tmpl.
@@ -100,7 +103,16 @@ func newRegistryRenderer(base string, tmpl fs.FS) (*registryRenderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &registryRenderer{component: t, base: strings.TrimRight(base, "/"), embedded: tmpl == fs.FS(templates.FS)}, nil
+	r := &registryRenderer{component: t, base: strings.TrimRight(base, "/")}
+	if tmpl == fs.FS(templates.FS) {
+		marking, err := t.Clone()
+		if err != nil {
+			return nil, err
+		}
+		marking.Funcs(markingFuncs)
+		r.skeletons = textSkeletons(func(w io.Writer, data any) error { return marking.Execute(w, data) })
+	}
+	return r, nil
 }
 
 // item renders r/<slug>.json, the registry item of one logo.
@@ -108,7 +120,7 @@ func (r *registryRenderer) item(l *check.Logo) (File, error) {
 	src := sourcePool.Get().(*bytes.Buffer)
 	defer sourcePool.Put(src)
 	src.Reset()
-	if err := componentSource(src, r.component, r.embedded, l, r.base); err != nil {
+	if err := componentSource(src, r, l); err != nil {
 		return File{}, err
 	}
 	// As encoding/json writes, indented by two spaces, the item
@@ -248,130 +260,67 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 }
 
 // componentSource writes the component of one logo, the content of its
-// registry item, to src: by t or, when t is the embedded template, by
-// componentData.tsx.
-func componentSource(src *bytes.Buffer, t *template.Template, embedded bool, l *check.Logo, base string) error {
-	data := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: base + "/logos/" + l.Slug + "/"}
+// registry item, to src: through its skeleton where there is one, else by
+// the template.
+func componentSource(src *bytes.Buffer, r *registryRenderer, l *check.Logo) error {
+	data := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: r.base + "/logos/" + l.Slug + "/"}
 	for _, v := range l.Variants {
 		data.Variants = append(data.Variants, componentVariant{
 			Name: v.Name, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, JSX: v.JSX,
 		})
 	}
-	if embedded {
-		data.tsx(src)
-	} else if err := t.Execute(src, data); err != nil {
+	if r.skeletons != nil {
+		b, ok, err := r.skeletons.fillText(src.AvailableBuffer(), data, applyComponentFunc)
+		if err != nil {
+			return fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
+		}
+		if ok {
+			src.Write(b)
+			return nil
+		}
+	}
+	if err := r.component.Execute(src, data); err != nil {
 		return fmt.Errorf("%s: executing the component template: %w", l.MetaPath, err)
 	}
 	return nil
 }
 
-// tsx writes the component as the embedded component.tsx.tmpl does (a
-// text/template, whose reflection took 130 µs a logo). TestComponentTSX
-// and FuzzComponentTSX compare the two.
-func (d *componentData) tsx(b *bytes.Buffer) {
-	w := func(s ...string) {
-		for _, s := range s {
-			b.WriteString(s)
-		}
-	}
-	last := ""
-	if n := len(d.Variants); n > 0 {
-		last = d.Variants[n-1].Name
-	}
-	c := d.Component
-	w(`import * as React from "react"
-
-/** The artwork variants of the `, escape.JSComment(d.Name), ` logo. */
-export type `, c, `Variant =`)
-	for i, v := range d.Variants {
-		if i > 0 {
-			w(` |`)
-		}
-		w(` `, escape.JSString(v.Name))
-	}
-	w(`
-
-export type `, c, `Props = Omit<React.SVGProps<SVGSVGElement>, "children"> & {
-  /** The artwork to draw: "icon" unless set. */
-  variant?: `, c, `Variant
-  /**
-   * The accessible name. With a title the logo is an image named by it
-   * (role="img", aria-labelledby pointing at an SVG <title>); without one it
-   * is decorative and hidden from assistive technology (aria-hidden), unless
-   * you pass aria-label or aria-labelledby yourself.
-   */
-  title?: string
+// markingFuncs are the component template's functions as a skeleton is
+// made: a placeholder gets the function's name, anything else the
+// function itself (textSkeletons).
+var markingFuncs = template.FuncMap{
+	"jsstr": marking("jsstr", escape.JSString),
+	"jsx":   marking("jsx", escape.JSX),
+	"line":  marking("line", escape.JSComment),
+	"indent": func(n int, s string) string {
+		return marking("indent"+strconv.Itoa(n), func(s string) string { return indentTail(n, s) })(s)
+	},
 }
 
-type Art = (
-  p: string,
-  props: React.SVGProps<SVGSVGElement>,
-  title: React.ReactNode
-) => React.ReactElement
-
-const art: Record<`, c, `Variant, Art> = {`)
-	for _, v := range d.Variants {
-		p := "_p"
-		if v.UsesPrefix {
-			p = "p"
+func marking(name string, fn func(string) string) func(string) string {
+	return func(s string) string {
+		if m, ok := marked(s, name); ok {
+			return m
 		}
-		w("\n  ", escape.JSString(v.Name), `: (`, p, `, props, title) => (
-    <svg `, v.Attrs, ` width="`, v.Width, `" height="`, v.Height, `" {...props}`)
-		if v.Style != "" {
-			w(` style={{ ...`, v.Style, `, ...props.style }}`)
-		}
-		if v.Class != "" {
-			w(` className={[`, v.Class, `, props.className].filter(Boolean).join(" ")}`)
-		}
-		w(`>
-      {title}
-      `, indentTail(6, v.Body), `
-    </svg>
-  ),`)
+		return fn(s)
 	}
-	w(`
 }
 
-
-/**
- * The `, escape.JSComment(d.Name), ` logo as an inline SVG, generated by logoindex from
- * `, escape.JSComment(d.Page), `
- *
- * Sized 1em high by default, so it follows the font size; set className,
- * width or height to change that. Ids inside the SVG are unique to each
- * instance.
- *
- * Artwork and licences:`)
-	for _, v := range d.Variants {
-		w("\n * - ", v.Name, ": ", escape.JSComment(v.License))
-		if v.LicenseURL != "" {
-			w(" (", escape.JSComment(v.LicenseURL), ")")
-		}
-		w(", from ", escape.JSComment(v.Source))
+// applyComponentFunc applies the component template's function fn, as
+// markingFuncs names it, to v.
+func applyComponentFunc(fn, v string) string {
+	switch fn {
+	case "jsstr":
+		return escape.JSString(v)
+	case "jsx":
+		return escape.JSX(v)
+	case "line":
+		return escape.JSComment(v)
 	}
-	w(`
- *
- * @example <`, c, ` className="size-6" />
- * @example <`, c, ` variant=`, escape.JSComment(escape.JSX(last)), ` title=`, escape.JSComment(escape.JSX(d.Name)), ` />
- */
-export function `, c, `({ variant = "icon", title, ...props }: `, c, `Props) {
-  // useId keeps ids unique per instance and stable across server rendering
-  // and hydration; only [A-Za-z0-9_-] is kept so the ids also work in CSS.
-  const uid = React.useId().replace(/[^\w-]/g, "")
-  const titleId = `+"`${uid}-", d.Slug, "-title`"+`
-  const a11y: React.SVGProps<SVGSVGElement> = title
-    ? { role: "img", "aria-labelledby": titleId }
-    : props["aria-label"] || props["aria-labelledby"]
-      ? { role: "img" }
-      : { "aria-hidden": true }
-  const draw = art[variant] ?? art.icon
-  return draw(
-    `+"`${uid}-`"+`,
-    { ...a11y, ...props },
-    title ? <title id={titleId}>{title}</title> : null
-  )
-}
-`)
+	if n, err := strconv.Atoi(strings.TrimPrefix(fn, "indent")); err == nil {
+		return indentTail(n, v)
+	}
+	return v
 }
 
 // registryEntry is a logo's item without its content, as the registry

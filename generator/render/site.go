@@ -15,8 +15,8 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
-	"sync"
 	texttemplate "text/template"
 
 	"github.com/tdewolff/minify/v2"
@@ -60,10 +60,10 @@ type pageData struct {
 	// Root is the site root relative to the page: "" on the gallery,
 	// "../../" on a logo page; on the 404 page, which is served at any
 	// path, the root-relative path of the base URL ("/" or "/logos/").
-	Root    string
-	CSS, JS string // asset paths relative to the site root
-	Icon    string // favicon, relative to the page
-	Page    string // "gallery", "logo" or "404": selects the script's behaviour
+	Root    string `skeleton:"literal"`
+	CSS, JS string `skeleton:"literal"` // asset paths relative to the site root
+	Icon    string `skeleton:"literal"` // favicon, relative to the page
+	Page    string `skeleton:"literal"` // "gallery", "logo" or "404": selects the script's behaviour
 
 	// Link previews (Open Graph, Twitter cards). URL and Image are
 	// absolute, so they are set only when the base URL is public (see
@@ -104,13 +104,21 @@ type tileView struct {
 // logoData is the data of site-logo.html.tmpl.
 type logoData struct {
 	pageData
-	Logo       LogoDetail
+	Logo       logoView
 	Tile       tileView
 	Swatch     swatchView
 	Categories []categoryLink
 	Variants   []variantView
 	DetailURL  string // {base}/api/logos/<slug>.json
 	Usage      string // a JSX snippet using the component
+}
+
+// logoView is what a logo page shows of the logo's detail.
+type logoView struct {
+	Slug, Name, Page   string
+	Component, Install string
+	Guidelines         string
+	Aliases            []string
 }
 
 // categoryLink is a category as a logo page links it. It has no count: a
@@ -128,15 +136,15 @@ type swatchView struct {
 
 // variantView is one variant as the logo page shows it.
 type variantView struct {
-	Name     string // icon, icon-mono, ...
-	Label    string // "Icon, one colour"
+	Name     string `skeleton:"literal"` // icon, icon-mono, ...
+	Label    string `skeleton:"literal"` // "Icon, one colour"
 	Alt      string // "GitHub one-colour icon"
-	Note     string
+	Note     string `skeleton:"literal"`
 	File     string // relative to the logo page: "icon.svg"
 	URL      string // {base}/logos/<slug>/icon.svg
 	Download string // file name offered on download: "github-icon.svg"
-	Width    int    // intrinsic size from the viewBox, for layout
-	Height   int
+	Width    string // intrinsic size from the viewBox, for layout
+	Height   string
 	Mono     bool // paints with currentColor
 	// OnLight and OnDark say on which backgrounds the page shows it:
 	// each variant on the one it is meant for (see backgrounds).
@@ -249,10 +257,9 @@ type siteRenderer struct {
 	// (galleryTo), which is sound for the embedded templates only.
 	pieces bool
 
-	// The minified skeletons of the logo pages (logoPageSkeleton), by
-	// skeleton; nil for one that cannot be filled in.
-	skeletonMu sync.RWMutex
-	skeletons  map[string]*pageSkeleton
+	// The skeletons of the logo pages and of the gallery's cards, with
+	// the embedded templates (skeleton.go).
+	logoPages, cards *skeletonSet
 }
 
 // logoRoot is the site root relative to a logo page.
@@ -285,6 +292,8 @@ func newSiteRenderer(base string, tmpl fs.FS) (*siteRenderer, []File, error) {
 	if r.pages, err = parsePages(tmpl); err != nil {
 		return nil, nil, err
 	}
+	r.logoPages = htmlSkeletons(r.m, func(w io.Writer, data any) error { return r.pages.ExecuteTemplate(w, siteLogoTmpl, data) })
+	r.cards = htmlSkeletons(r.m, func(w io.Writer, data any) error { return r.pages.ExecuteTemplate(w, "card", data) })
 	return r, []File{cssFile, jsFile, {Name: faviconFile, Data: icon.Bytes()}}, nil
 }
 
@@ -451,28 +460,19 @@ type pieceMinifier struct {
 	raw bytes.Buffer // what the template wrote since the last cut
 	err error
 
-	// skRaw, sk and out are card's buffers, kept from card to card.
-	skRaw bytes.Buffer
-	sk    skeletonValues
-	out   []byte
+	out []byte // card's buffer, kept from card to card
 }
 
 // card writes c into the page as the minifier makes it of a piece that
-// starts with the card, from the card's skeleton (fillSkeleton), and
-// reports whether it did; a card with a value the minifier changes (see
-// fits), or whose URLs the template escapes (renderCard), is for the
-// template to write. The template's call of each card and the minifier
-// took 9 µs a card, 30 of the 55 ms a rebuild after a name edit spent on
-// the gallery of 3,470 logos. TestGalleryPieces and FuzzGalleryPieces
-// hold the page to the page minified whole.
+// starts with the card, from the card's skeleton, and reports whether it
+// did; a card with a value the minifier or html/template would change
+// (fitsIn) is for the template to write. TestGalleryPieces and
+// FuzzGalleryPieces hold the page to the page minified whole.
 func (p *pieceMinifier) card(c cardView) bool {
-	if p == nil || p.err != nil || !plainURL(c.Slug) || !c.Tile.plain() {
+	if p == nil || p.err != nil {
 		return false
 	}
-	p.skRaw.Reset()
-	p.sk.vals, p.sk.odd = p.sk.vals[:0], false
-	c.write(htmlWriter{&p.skRaw, &p.sk})
-	b, ok, err := p.r.fillSkeleton(p.out[:0], p.skRaw.Bytes(), &p.sk)
+	b, ok, err := p.r.cards.fillHTML(p.out[:0], c)
 	if err != nil {
 		p.err = err
 		return true // reported at the end
@@ -562,7 +562,7 @@ func (r *siteRenderer) logoPage(l *check.Logo, d LogoDetail, cats map[string]str
 			Root:        logoRoot,
 			CSS:         r.css, JS: r.js, Icon: "icon.svg", Page: "logo",
 		},
-		Logo:      d,
+		Logo:      logoView{Slug: d.Slug, Name: d.Name, Page: d.Page, Component: d.Component, Install: d.Install, Guidelines: d.Guidelines, Aliases: d.Aliases},
 		Tile:      newTile(Summarize(l), ""),
 		Swatch:    newSwatch(d.Hex),
 		DetailURL: r.base + "/api/logos/" + l.Slug + ".json",
@@ -580,31 +580,18 @@ func (r *siteRenderer) logoPage(l *check.Logo, d LogoDetail, cats map[string]str
 		data.Variants = append(data.Variants, newVariantView(l, v, d))
 	}
 	name := logoDir(l.Slug) + "/index.html"
-	if !r.pieces || !data.plainURLs() {
-		f, err := r.page(name, siteLogoTmpl, data)
-		f.Logo = l.Slug
-		return f, err
+	if r.pieces {
+		b, ok, err := r.logoPages.fillHTML(nil, data)
+		if err != nil {
+			return File{}, fmt.Errorf("%s: %w", name, err)
+		}
+		if ok {
+			return File{Name: name, Data: b, Logo: l.Slug}, nil
+		}
 	}
-	b, ok, err := r.logoPageSkeleton(&data)
-	if err == nil && !ok {
-		b, err = r.logoPageHTML(&data)
-	}
-	if err != nil {
-		return File{}, fmt.Errorf("minifying %s: %w", name, err)
-	}
-	return File{Name: name, Data: b, Logo: l.Slug}, nil
-}
-
-// logoPageHTML writes a logo page with logoData.html and minifies it: the
-// page of a logo with a value no skeleton takes (logoPageSkeleton), 11 of
-// simple-icons' 3,470.
-func (r *siteRenderer) logoPageHTML(d *logoData) ([]byte, error) {
-	var raw, out bytes.Buffer
-	d.html(&raw)
-	if err := r.m.Minify("text/html", &out, &raw); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	f, err := r.page(name, siteLogoTmpl, data)
+	f.Logo = l.Slug
+	return f, err
 }
 
 // sitemaps hands emit the files that list the gallery and every logo page
@@ -708,11 +695,12 @@ func newVariantView(l *check.Logo, v *check.Variant, d LogoDetail) variantView {
 	}
 	// Intrinsic size at a height of 64 CSS pixels, so the browser reserves
 	// the right box before the file arrives.
-	vv.Width, vv.Height = 64, 64
+	width := 64
 	if v.Info != nil && v.Info.ViewBox[2] > 0 && v.Info.ViewBox[3] > 0 {
 		w := math.Round(64 * v.Info.ViewBox[2] / v.Info.ViewBox[3])
-		vv.Width = int(min(max(w, 1), 4096))
+		width = int(min(max(w, 1), 4096))
 	}
+	vv.Width, vv.Height = strconv.Itoa(width), "64"
 	return vv
 }
 
@@ -750,9 +738,8 @@ func renderAsset(tmpl fs.FS, m *minify.M, name, mediatype, ext string, data any)
 // parsePages parses the layout and the page templates into one set.
 func parsePages(tmpl fs.FS) (*htmltemplate.Template, error) {
 	set := htmltemplate.New("site").Option("missingkey=error")
-	embedded := tmpl == fs.FS(templates.FS)
 	set.Funcs(htmltemplate.FuncMap{"card": func(c cardView) (htmltemplate.HTML, error) {
-		return renderCard(set, embedded, c)
+		return renderCard(set, c)
 	}})
 	for _, name := range []string{siteLayoutTmpl, siteGalleryTmpl, siteLogoTmpl, siteNotFoundTmpl} {
 		src, err := readTemplate(tmpl, name)
@@ -767,66 +754,11 @@ func parsePages(tmpl fs.FS) (*htmltemplate.Template, error) {
 }
 
 // renderCard is the gallery's card of a logo: the set's "card" template
-// executed, or, when the set is the embedded templates' and the card's
-// URLs are plain (plainURL, as for a logo page), the same bytes written
-// by cardView.html.
-func renderCard(set *htmltemplate.Template, embedded bool, c cardView) (htmltemplate.HTML, error) {
-	if embedded && plainURL(c.Slug) && c.Tile.plain() {
-		return htmltemplate.HTML(c.html()), nil
-	}
+// executed.
+func renderCard(set *htmltemplate.Template, c cardView) (htmltemplate.HTML, error) {
 	var b strings.Builder
 	err := set.ExecuteTemplate(&b, "card", c)
 	return htmltemplate.HTML(b.String()), err
-}
-
-// html is the card as the embedded "card" template writes it, for URLs
-// html/template leaves as they are (renderCard checks). It takes
-// 0.9 µs a card where the template took 25 (BenchmarkCard), most of it
-// the reflection that calls each escaper; in a rebuild after a name
-// edit, the gallery of 3,470 logos was the longest job, about 80 ms of
-// its 220.
-func (c cardView) html() string {
-	var b bytes.Buffer
-	b.Grow(200 + len(c.Slug)*3 + len(c.Name) + len(c.Categories) + len(c.Aliases))
-	c.write(htmlWriter{Buffer: &b})
-	return b.String()
-}
-
-// write writes the card as html does, or its skeleton (htmlWriter).
-func (c cardView) write(w htmlWriter) {
-	w.s(`<li data-slug="`)
-	w.e(c.Slug)
-	w.s(`" data-categories="`)
-	w.e(c.Categories)
-	w.s(`"`)
-	if c.Aliases != "" {
-		w.s(` data-aliases="`)
-		w.e(c.Aliases)
-		w.s(`"`)
-	}
-	w.s(`><a href="logos/`)
-	w.e(c.Slug)
-	w.s(`/">`)
-	if c.Tile.Dark != "" {
-		w.s(`<picture><source media="(prefers-color-scheme: dark)" srcset="`)
-		w.e(c.Tile.Dark)
-		w.s(`">`)
-	}
-	w.s(`<img src="`)
-	w.e(c.Tile.Icon)
-	w.s(`" alt="" width="48" height="48" loading="lazy"`)
-	if c.Tile.Plate {
-		w.s(` class="plate"`)
-	}
-	w.s(`>`)
-	if c.Tile.Dark != "" {
-		w.s(`</picture>`)
-	}
-	w.s(`<span>`)
-	w.e(c.Name)
-	w.s(`</span></a><p>`)
-	w.e(c.Hex)
-	w.s(`</p></li>`)
 }
 
 // htmlEscaper escapes a string as html/template does in HTML text and in
