@@ -100,7 +100,15 @@ func Build(ctx context.Context, src fs.FS, opts Options) (*Result, error) {
 	if err := b.repair(); err != nil {
 		return nil, b.abort(err)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, b.abort(err)
+	}
 	if err := b.collection(); err != nil {
+		return nil, b.abort(err)
+	}
+	// The last moment a signal can stop the build with the output as it
+	// was.
+	if err := ctx.Err(); err != nil {
 		return nil, b.abort(err)
 	}
 	if err := b.commit(); err != nil {

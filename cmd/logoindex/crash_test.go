@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -161,9 +160,9 @@ func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 	if out, err := commandFor(t, dir, "build", "-src", src, "-out", "dist").CombinedOutput(); err != nil {
 		t.Fatalf("build after the kills: %v\n%s", err, out)
 	}
-	entries, _ := os.ReadDir(dir)
+	entries, _ := os.ReadDir(filepath.Join(dir, ".dist.logoindex"))
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".dist-") && (e.Name() != ".dist-standby" || !cached) {
+		if strings.HasPrefix(e.Name(), "tmp-") || e.Name() == "old" {
 			t.Errorf("leftover %s survived the next build", e.Name())
 		}
 	}
@@ -191,16 +190,37 @@ func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 type buildRun struct {
 	cmd    *exec.Cmd
 	dir    string
-	before []string
+	// before are the inodes of the standby tree and of dist when the
+	// build started (0 for none): after a swap, the standby is the old
+	// dist.
+	before  [2]uint64
+	started time.Time
 	done   chan error
 	err    error
 	exited bool
 }
 
+// inode is the inode of the folder dir/name, 0 when there is none, and
+// when it last changed.
+func inode(dir, name string) (uint64, time.Time) {
+	info, err := os.Stat(filepath.Join(dir, name))
+	if err != nil {
+		return 0, time.Time{}
+	}
+	st := info.Sys().(*syscall.Stat_t)
+	return st.Ino, time.Unix(st.Ctim.Unix())
+}
+
+// standby is where the standby tree of dir/dist is, which a build with
+// -no-cache makes anew.
+const standby = ".dist.logoindex/standby"
+
 func startBuild(t *testing.T, cmd *exec.Cmd, dir string) *buildRun {
 	t.Helper()
 	r := &buildRun{cmd: cmd, dir: dir, done: make(chan error, 1)}
-	r.before, _ = filepath.Glob(filepath.Join(dir, ".dist-tmp-*"))
+	r.before[0], _ = inode(dir, standby)
+	r.before[1], _ = inode(dir, "dist")
+	r.started = time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -208,16 +228,13 @@ func startBuild(t *testing.T, cmd *exec.Cmd, dir string) *buildRun {
 	return r
 }
 
-// madeTemp reports whether a temporary tree appeared that was not there
-// when the build started.
+// madeTemp reports whether the build made its tree: a standby tree that
+// was not there when the build started.
+// A folder made anew may take the number of the one the build removed
+// before it: it is told by its change time.
 func (r *buildRun) madeTemp() bool {
-	now, _ := filepath.Glob(filepath.Join(r.dir, ".dist-tmp-*"))
-	for _, name := range now {
-		if !slices.Contains(r.before, name) {
-			return true
-		}
-	}
-	return false
+	ino, changed := inode(r.dir, standby)
+	return ino != 0 && ino != r.before[1] && (ino != r.before[0] || !changed.Before(r.started))
 }
 
 // waitForTemp polls until the build's temporary tree appears, returning

@@ -191,9 +191,16 @@ func TestFailedBuildLeavesDistUntouched(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		// The standby is the next build's tree, kept on purpose.
-		if strings.HasPrefix(e.Name(), ".dist-") && e.Name() != ".dist-standby" {
-			t.Errorf("temporary folder left behind: %s", e.Name())
+		// The state folder holds the next build's standby tree, kept on
+		// purpose, and nothing else is made beside the output.
+		if name := e.Name(); name != "dist" && name != ".dist.logoindex" && name != "source-logos" {
+			t.Errorf("left beside the output: %s", name)
+		}
+	}
+	state, _ := os.ReadDir(filepath.Join(dir, ".dist.logoindex"))
+	for _, e := range state {
+		if strings.HasPrefix(e.Name(), "tmp-") {
+			t.Errorf("temporary file left in the state folder: %s", e.Name())
 		}
 	}
 }
@@ -279,14 +286,14 @@ func TestCheckPatterns(t *testing.T) {
 }
 
 // TestBuildPatterns: a partial build writes a whole site of the selected
-// logos, says so, records it in the manifest, and leaves the cache of
+// logos, says so, records it in the manifest, and leaves the build log of
 // the full build alone.
 func TestBuildPatterns(t *testing.T) {
 	dir := inTempDir(t, withLogos("github", "npm"))
 	if code, _, stderr := runCmd("build"); code != 0 {
 		t.Fatalf("full build: exit %d\n%s", code, stderr)
 	}
-	cache, err := os.ReadFile(filepath.Join(dir, ".dist.cache"))
+	cache, err := os.ReadFile(filepath.Join(dir, ".dist.logoindex", "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +319,7 @@ func TestBuildPatterns(t *testing.T) {
 	if err != nil || !strings.Contains(string(manifest), `"logos":["git*"]`) {
 		t.Errorf("manifest %s, %v", manifest, err)
 	}
-	if after, err := os.ReadFile(filepath.Join(dir, ".dist.cache")); err != nil || !bytes.Equal(after, cache) {
+	if after, err := os.ReadFile(filepath.Join(dir, ".dist.logoindex", "cache")); err != nil || !bytes.Equal(after, cache) {
 		t.Errorf("the partial build changed the cache (%v)", err)
 	}
 }
@@ -396,14 +403,14 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Errorf("help: exit %d, stdout %q", code, stdout)
 	}
 	if code, _, stderr := runCmd("build", "-h"); code != 0 || !strings.Contains(stderr, "-base-url") ||
-		!strings.HasPrefix(stderr, "usage: logoindex build [pattern ...] [-base-url URL]") || !strings.Contains(stderr, ".<out>.cache beside -out") {
+		!strings.HasPrefix(stderr, "usage: logoindex build [pattern ...] [-base-url URL]") || !strings.Contains(stderr, ".<out>.logoindex beside -out") {
 		t.Errorf("build -h: exit %d, stderr %q", code, stderr)
 	}
 	if code, _, stderr := runCmd("check", "-h"); code != 0 || !strings.Contains(stderr, "logoindex check 'git*': only they are checked in full") {
 		t.Errorf("check -h: exit %d, stderr %q", code, stderr)
 	}
-	// serve has no -out: its cache is named after -dir.
-	if code, _, stderr := runCmd("serve", "-h"); code != 0 || !strings.Contains(stderr, ".<dir>.cache beside -dir") || strings.Contains(stderr, "<out>") {
+	// serve has no -out: its state folder is named after -dir.
+	if code, _, stderr := runCmd("serve", "-h"); code != 0 || !strings.Contains(stderr, ".<dir>.logoindex beside -dir") || strings.Contains(stderr, "<out>") {
 		t.Errorf("serve -h: exit %d, stderr %q", code, stderr)
 	}
 }

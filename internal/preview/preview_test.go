@@ -130,7 +130,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/../go.mod", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/logos/../../secret.txt", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/logos/acme/leak.svg", want{404, html, "no-store", "", "<!doctype html>"}},
-		{"GET", "/.dist.lock", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/.dist.logoindex/lock", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/.logoindex-build.json", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", `/logos\acme\icon.svg`, want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/index.html\x00", want{404, html, "no-store", "", "<!doctype html>"}},
