@@ -421,3 +421,36 @@ func TestLink(t *testing.T) {
 		t.Errorf("the link of a link is %v (%v), want a symbolic link", info.Mode(), err)
 	}
 }
+
+// TestTreeFirstUseConcurrent writes into a Dir of OpenTree from many
+// goroutines at once, as a build's logos do, before anything else has
+// used it: the descriptor it opens on first use is opened once, and every
+// file and folder lands in the tree.
+func TestTreeFirstUseConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	d := OpenTree(dir)
+	defer d.Close()
+	const n = 16
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			name := fmt.Sprintf("logo-%02d", i)
+			err := d.Mkdir(name)
+			if err == nil {
+				_, err = d.Create(name+"/icon.svg", []byte(name))
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for i := range n {
+		name := fmt.Sprintf("logo-%02d", i)
+		if got := readString(t, filepath.Join(dir, name, "icon.svg")); got != name {
+			t.Errorf("%s/icon.svg holds %q", name, got)
+		}
+	}
+}
