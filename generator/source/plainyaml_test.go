@@ -115,6 +115,9 @@ func FuzzPlainMapping(f *testing.F) {
 // corners (a "#" after a space, a ":" at the end, an indicator first) far
 // more often than a byte mutator does.
 func TestPlainMappingGrammar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200,000 inputs take two seconds; FuzzPlainMapping's seeds check the fast path in short mode")
+	}
 	pieces := []string{
 		"name", "hex", "categories", "source", "files", "true", "Null", "yes", "on", "<<",
 		": ", ":", " ", "  ", "#", " #", "\"", "\"x\"", "[", "]", ", ", ",", "\\", "'", "-", "- ",
