@@ -73,10 +73,11 @@ func OpenPath(path string) *Dir { return OpenFS(os.DirFS(path)) }
 
 // Close releases the descriptor.
 func (d *Dir) Close() {
-	if d != nil {
-		d.lazy = false
+	if d == nil {
+		return
 	}
-	if d != nil && d.f != nil {
+	d.opened.Do(func() {}) // a tree not opened yet is not opened after
+	if d.f != nil {
 		d.f.Close()
 		d.f = nil
 	}
