@@ -106,8 +106,12 @@ func (r *record) fileAt(off uint32) (string, file) {
 	return name, file{Sum: d.Sum(), Size: d.Int(), MTime: d.Int(), Ino: d.Uint()}
 }
 
-// lookup finds the file name.
+// lookup finds the file name; a record whose files do not decode holds
+// none.
 func (r *record) lookup(name string) (file, bool) {
+	if r.buildIndex() != nil {
+		return file{}, false
+	}
 	if f, ok := r.edits[name]; ok {
 		if f == nil {
 			return file{}, false

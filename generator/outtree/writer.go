@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 
 	"logoindex/generator/internal/digest"
 	"logoindex/generator/internal/spill"
@@ -24,14 +23,15 @@ import (
 // Writer writes a build's files into the standby, which Commit then
 // exchanges with the live tree.
 type Writer struct {
-	t       *Tree
+	t *Tree
+	// s is the standby; its mu guards its record and the writer's own
+	// state (wrote, made).
 	s, live *side
 	// empty: the standby was made empty for this build, so it holds only
 	// what the build put there.
 	empty bool
 	lost  []string
 
-	mu sync.Mutex
 	// wrote names every file the build put into or removed from the
 	// standby: after the swap, the two trees differ in those alone.
 	wrote map[string]bool
@@ -210,8 +210,8 @@ func (w *Writer) Lost() []string { return w.lost }
 // Files is how many files the standby holds and the sum of their names
 // and digests (digest.NameSum).
 func (w *Writer) Files() (int, uint64) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
 	return w.s.rec.n, w.s.rec.sum
 }
 
@@ -279,26 +279,26 @@ func (w *Writer) create(name string, make func() (file, error)) error {
 
 // mkdirOnce makes folder d of an empty standby, unless this build did.
 func (w *Writer) mkdirOnce(d string) error {
-	w.mu.Lock()
+	w.s.mu.Lock()
 	done := w.made[d]
-	w.mu.Unlock()
+	w.s.mu.Unlock()
 	if done || d == "." {
 		return nil
 	}
 	if err := w.s.dir.MkdirAll(d); err != nil {
 		return err
 	}
-	w.mu.Lock()
+	w.s.mu.Lock()
 	for ; d != "."; d = path.Dir(d) {
 		w.made[d] = true
 	}
-	w.mu.Unlock()
+	w.s.mu.Unlock()
 	return nil
 }
 
 func (w *Writer) touchAll(d string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
 	for ; ; d = path.Dir(d) {
 		w.s.touch(d)
 		if d == "." {
@@ -313,14 +313,14 @@ func (w *Writer) record(name string, f file) error {
 		if _, err := w.s.rec.spilled.AddWith(func(e *wire.Encoder) { encodeFile(e, name, f) }); err != nil {
 			return err
 		}
-		w.mu.Lock()
+		w.s.mu.Lock()
 		w.s.rec.n++
 		w.s.rec.sum += digest.NameSum(name, f.Sum)
-		w.mu.Unlock()
+		w.s.mu.Unlock()
 		return nil
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
 	w.s.rec.set(name, f)
 	w.s.touch(path.Dir(name))
 	w.wrote[name] = true
@@ -329,17 +329,17 @@ func (w *Writer) record(name string, f file) error {
 
 // remove removes name from the standby, if it holds it.
 func (w *Writer) remove(name string) error {
-	w.mu.Lock()
+	w.s.mu.Lock()
 	_, ok := w.s.rec.lookup(name)
-	w.mu.Unlock()
+	w.s.mu.Unlock()
 	if !ok {
 		return nil
 	}
 	if err := w.s.dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
 	w.s.rec.delete(name)
 	w.s.touch(path.Dir(name))
 	w.wrote[name] = true
