@@ -58,6 +58,7 @@ func (b *build) checkAcross() error {
 		}
 		probs = append(probs, clashes...)
 	}
+	probs = append(probs, b.checkRemoved()...)
 	probs.Sort()
 	if err := probs.Err(); err != nil {
 		return err

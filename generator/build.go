@@ -24,6 +24,7 @@ import (
 
 	"logoindex/generator/buildcache"
 	"logoindex/generator/check"
+	"logoindex/generator/internal/digest"
 	"logoindex/generator/internal/spill"
 	"logoindex/generator/outtree"
 	"logoindex/generator/render"
@@ -60,6 +61,11 @@ type Options struct {
 	// file written anew, and the build log is neither read nor written.
 	// The output is the same.
 	Rebuild bool
+	// Published are the slugs of a published index (check -published), at
+	// PublishedAt: each must still be a logo, or be in removed.yaml, or
+	// its URLs would stop answering.
+	Published   []string
+	PublishedAt string
 }
 
 // Result is what Build did.
@@ -137,7 +143,13 @@ type build struct {
 	out     output
 	outErr  error
 
-	prev           collectionRecord // the last build's, from the log
+	prev collectionRecord // the last build's, from the log
+	// removed are the entries of removed.yaml, which is removedFile;
+	// removedDigest is its content's, which the collection's files
+	// depend on.
+	removed        []source.Removal
+	removedFile    string
+	removedDigest  digest.Sum
 	slugs          packedStrings
 	logos          []logoSlot
 	records        *spill.File // computed logos' records, in a build that keeps them on disk

@@ -99,8 +99,8 @@ func (b *build) join(errs []error) error {
 }
 
 // collectionDigest is a digest of what the collection's files are made
-// of: every logo's summary, in order. The flags and the categories are
-// the build log's key.
+// of: every logo's summary, in order, and the removed logos. The flags
+// and the categories are the build log's key.
 func (b *build) collectionDigest() (digest.Sum, error) {
 	h := digest.New()
 	r := spill.NewReader(b.records)
@@ -117,6 +117,9 @@ func (b *build) collectionDigest() (digest.Sum, error) {
 			return digest.Sum{}, err
 		}
 		h.Write(head.summary[:])
+	}
+	if err := b.digestRemoved(h, r); err != nil {
+		return digest.Sum{}, err
 	}
 	return h.Sum(), nil
 }
@@ -141,20 +144,25 @@ func (b *build) collection() error {
 	if err := b.loadSummaries(); err != nil {
 		return err
 	}
-	sums := b.summaries()
-	counts, err := render.CountCategories(b.cats.List, sums)
-	if err != nil {
+	c := render.Collection{Logos: b.summaries()}
+	if c.Categories, err = render.CountCategories(b.cats.List, c.Logos); err != nil {
+		return err
+	}
+	if c.Removed, err = b.removedLogos(); err != nil {
 		return err
 	}
 	var mu sync.Mutex
 	b.coll.files = nil
-	err = b.r.CollectionFiles(counts, sums, func(name string, write func(io.Writer) error) error {
+	err = b.r.CollectionFiles(c, func(name string, write func(io.Writer) error) error {
 		sum, err := out.PutStream(name, write)
 		mu.Lock()
 		b.coll.files = append(b.coll.files, fileDigest{name, sum})
 		mu.Unlock()
 		return err
 	})
+	if err == nil {
+		err = b.copyReplacements(out)
+	}
 	slices.SortFunc(b.coll.files, func(x, y fileDigest) int { return strings.Compare(x.name, y.name) })
 	return err
 }

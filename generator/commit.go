@@ -17,6 +17,8 @@ type output interface {
 	Put(name string, sum digest.Sum, data []byte) error
 	// PutStream makes it hold name as write writes it, and gives its digest.
 	PutStream(name string, write func(io.Writer) error) (digest.Sum, error)
+	// Copy makes it hold at name the file it holds at from, of digest sum.
+	Copy(from, name string, sum digest.Sum) error
 	// Has makes it hold name with digest sum if either tree does, and
 	// reports whether it does.
 	Has(name string, sum digest.Sum) bool
@@ -38,6 +40,7 @@ func (discard) PutStream(_ string, write func(io.Writer) error) (digest.Sum, err
 	err := write(h)
 	return h.Sum(), err
 }
+func (discard) Copy(string, string, digest.Sum) error           { return nil }
 func (discard) Has(string, digest.Sum) bool                     { return false }
 func (discard) Lost() []string                                  { return nil }
 func (discard) Finish(int, func(yield func(string) bool)) error { return nil }

@@ -62,11 +62,11 @@ func siteCheckedLogos(t testing.TB, fsys fs.FS) ([]*check.Logo, *check.Categorie
 	t.Helper()
 	r := source.New(fsys, source.Options{})
 	defer r.Close()
-	catsFile, slugs, probs := r.Scan(context.Background())
-	cats := check.NewCategories(catsFile)
+	top, probs := r.Scan(context.Background())
+	cats := check.NewCategories(top.Categories)
 	probs = append(probs, cats.Problems...)
 	var logos []*check.Logo
-	for _, slug := range slugs {
+	for _, slug := range top.Slugs {
 		var p problem.List
 		ls := r.Logo(slug, &p)
 		l, lp := check.Check(ls, cats)

@@ -46,17 +46,23 @@ func start(ctx context.Context, src fs.FS, opts Options) (*build, error) {
 		b.liveN, b.liveSum, b.liveOK = t.LiveFiles()
 	}
 	b.src = source.New(src, source.Options{Dir: opts.Dir, ReportIgnored: opts.ReportIgnored, Logos: opts.Logos})
-	catsFile, slugs, probs := b.src.Scan(ctx)
+	top, probs := b.src.Scan(ctx)
 	m := <-rendered
 	if m.err != nil {
 		b.close()
 		return nil, m.err
 	}
 	b.r = m.r
-	b.cats = check.NewCategories(catsFile)
+	b.cats = check.NewCategories(top.Categories)
 	b.probs = append(probs, b.cats.Problems...)
-	b.openCache(catsFile)
-	if err := b.selectLogos(slugs); err != nil {
+	if f := top.Removed; f != nil {
+		var p ProblemList
+		b.removed, p = source.ParseRemoved(f)
+		b.removedFile, b.removedDigest = f.Path, digest.Of(f.Data)
+		b.probs = append(b.probs, p...)
+	}
+	b.openCache(top.Categories)
+	if err := b.selectLogos(top.Slugs); err != nil {
 		b.close()
 		return nil, err
 	}

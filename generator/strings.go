@@ -1,6 +1,9 @@
 package generator
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // packedStrings is a list of strings kept as one, so that the garbage
 // collector has nothing to trace in it: a build keeps the slug of every
@@ -26,4 +29,10 @@ func (p packedStrings) at(i int) string {
 		start = p.ends[i-1]
 	}
 	return p.all[start:p.ends[i]]
+}
+
+// find returns the index of s in p, whose strings are sorted.
+func (p packedStrings) find(s string) (int, bool) {
+	i := sort.Search(len(p.ends), func(i int) bool { return p.at(i) >= s })
+	return i, i < len(p.ends) && p.at(i) == s
 }

@@ -191,24 +191,39 @@ func buildOptions(bf buildFlags, out string) generator.Options {
 	return opts
 }
 
-func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *sourceFlags) {
+func checkFlagSet(stderr io.Writer) (*flag.FlagSet, *checkArgs) {
 	fs := patternsFlagSet("check", "only they are checked in full, and every logo.yaml still counts for unique component names", stderr)
-	var sf sourceFlags
-	sf.register(fs)
-	return fs, &sf
+	var a checkArgs
+	a.register(fs)
+	fs.StringVar(&a.published, "published", "", "the base `URL` of the published site, or a folder holding a built tree: every logo its index names must still be a logo, or be in removed.yaml")
+	return fs, &a
+}
+
+// checkArgs are the flags of check.
+type checkArgs struct {
+	sourceFlags
+	published string
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, sf := checkFlagSet(stderr)
+	fs, a := checkFlagSet(stderr)
 	pos, err := cli.ParseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	sf := &a.sourceFlags
 	sf.logos = pos
 	if err := sf.validate(); err != nil {
 		return err
 	}
-	res, err := checkSources(ctx, *sf, stderr)
+	opts := sf.options()
+	if a.published != "" {
+		if opts.Published, err = publishedSlugs(ctx, a.published); err != nil {
+			return err
+		}
+		opts.PublishedAt = a.published
+	}
+	res, err := checkSources(ctx, *sf, opts, stderr)
 	if err != nil {
 		return err
 	}
@@ -222,13 +237,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // checkSources builds the source folder with nowhere to write and prints
 // its problems.
-func checkSources(ctx context.Context, sf sourceFlags, stderr io.Writer) (*generator.Result, error) {
+func checkSources(ctx context.Context, sf sourceFlags, opts generator.Options, stderr io.Writer) (*generator.Result, error) {
 	src, err := openSource(sf)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	res, err := generator.Build(ctx, src.FS(), sf.options())
+	res, err := generator.Build(ctx, src.FS(), opts)
 	var warnings generator.ProblemList
 	if res != nil {
 		warnings = res.Warnings

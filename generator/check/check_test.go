@@ -59,11 +59,11 @@ func checkAll(t *testing.T, fsys fs.FS, dir string) (map[string]*check.Logo, pro
 	t.Helper()
 	r := source.New(fsys, source.Options{Dir: dir})
 	defer r.Close()
-	catsFile, slugs, probs := r.Scan(context.Background())
-	cats := check.NewCategories(catsFile)
+	top, probs := r.Scan(context.Background())
+	cats := check.NewCategories(top.Categories)
 	probs = append(probs, cats.Problems...)
 	logos := map[string]*check.Logo{}
-	for _, slug := range slugs {
+	for _, slug := range top.Slugs {
 		l, p := check.Check(r.Logo(slug, &probs), cats)
 		probs = append(probs, p...)
 		if l != nil {

@@ -231,6 +231,22 @@ func (w *Writer) Has(name string, sum digest.Sum) bool {
 	return w.link(name, f) == nil
 }
 
+// Copy makes the standby hold at name the file it holds at from, whose
+// digest is sum: a file served at two addresses (the artwork of a logo at
+// the address of the logo it replaced), as a hard link.
+func (w *Writer) Copy(from, name string, sum digest.Sum) error {
+	if !w.empty && w.s.holds(name, file{Sum: sum}) {
+		return nil
+	}
+	return w.create(name, func() (file, error) {
+		if err := w.s.dir.LinkAs(w.s.dir, from, name); err != nil {
+			return file{}, err
+		}
+		st, err := w.s.dir.StatTree(name)
+		return file{Sum: sum, Size: st.Size, MTime: st.MTime, Ino: st.Ino}, err
+	})
+}
+
 // link makes name in the standby a hard link to the live tree's copy.
 func (w *Writer) link(name string, f file) error {
 	return w.create(name, func() (file, error) { return f, w.s.dir.Link(w.live.dir, name) })

@@ -93,6 +93,26 @@ const (
 	FilesUnused Code = "files-unused"
 )
 
+// removed.yaml: the logos the collection no longer has.
+const (
+	// RemovedLive: removed.yaml lists a slug that is still a logo folder.
+	RemovedLive Code = "removed-live"
+	// RemovedReplacementUnknown: a replaced_by that names no logo of the
+	// collection.
+	RemovedReplacementUnknown Code = "removed-replacement-unknown"
+	// RemovedChain: a replaced_by that is itself removed; name the logo
+	// that is live now.
+	RemovedChain Code = "removed-chain"
+	// RemovedDateInvalid: removed is not a date written YYYY-MM-DD.
+	RemovedDateInvalid Code = "removed-date-invalid"
+	// RemovedDuplicate: a slug listed twice in removed.yaml.
+	RemovedDuplicate Code = "removed-duplicate"
+	// LogoDropped: a logo of the published index (check -published) is
+	// neither a logo folder nor in removed.yaml: its URLs would stop
+	// answering.
+	LogoDropped Code = "logo-dropped"
+)
+
 // Brand checks across a logo's files; these are warnings.
 const (
 	// ContrastLow (warning): the brand colour or the wordmark reads poorly on a

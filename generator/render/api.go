@@ -19,7 +19,21 @@ import (
 // Index is dist/api/logos.json.
 type Index struct {
 	Categories []IndexCategory `json:"categories"`
-	Logos      []IndexLogo     `json:"logos"`
+	// Removed are the logos of removed.yaml, so that a client refreshing
+	// its copy of the index learns what went away and what to use instead.
+	Removed []Tombstone `json:"removed,omitempty"`
+	Logos   []IndexLogo `json:"logos"`
+}
+
+// Tombstone is dist/api/logos/<slug>.json of a removed logo, and its
+// entry in the index's removed list.
+type Tombstone struct {
+	Slug       string `json:"slug"`
+	Removed    string `json:"removed"` // YYYY-MM-DD
+	ReplacedBy string `json:"replaced_by,omitempty"`
+	// Replacement is the URL of the replacement's detail JSON.
+	Replacement string `json:"replacement,omitempty"`
+	Reason      string `json:"reason,omitempty"`
 }
 
 // IndexCategory is a category with its logo count.

@@ -335,6 +335,15 @@ func (r *Renderer) LogoFiles(l *check.Logo, cats map[string]string) ([]File, err
 	return append(files, item), nil
 }
 
+// Collection is what the files of the whole collection are made of: its
+// categories with their counts, a summary of each logo, and the logos
+// removed.yaml lists.
+type Collection struct {
+	Categories []CategoryCount
+	Logos      *Summaries
+	Removed    []Removed
+}
+
 // CollectionFiles renders the files of the whole collection from the
 // summaries of its logos, in slug order: the index, the registry index,
 // the gallery and the other files of the site, and the build manifest. It
@@ -346,10 +355,14 @@ func (r *Renderer) LogoFiles(l *check.Logo, cats map[string]string) ([]File, err
 // 11 to 17 ms of a rebuild's 57 to 77 after a name edit (3,470 logos).
 // emit must be safe for concurrent use, and the order of its calls is not
 // fixed.
-func (r *Renderer) CollectionFiles(cats []CategoryCount, logos *Summaries, emit func(name string, write func(io.Writer) error) error) error {
+func (r *Renderer) CollectionFiles(c Collection, emit func(name string, write func(io.Writer) error) error) error {
+	cats, logos := c.Categories, c.Logos
 	counts := indexCategories(cats)
 	index := func(w io.Writer) error {
 		idx := Index{Categories: counts, Logos: []IndexLogo{}}
+		for i := range c.Removed {
+			idx.Removed = append(idx.Removed, r.tombstone(&c.Removed[i]))
+		}
 		ew := newEntryWriter(r.base)
 		return writeJSONList(w, idx, func(yield func(any) error) error {
 			return logos.each(func(l *Summary) error {
@@ -369,6 +382,7 @@ func (r *Renderer) CollectionFiles(cats []CategoryCount, logos *Summaries, emit 
 		},
 		func() error { return emit("api/logos.json", index) },
 		func() error { return r.site.otherPages(logos, emit) },
+		func() error { return r.removedFiles(c.Removed, emit) },
 		func() error {
 			data, err := manifest.Encode(r.base, r.logos)
 			if err != nil {

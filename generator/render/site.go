@@ -36,6 +36,7 @@ const (
 	siteGalleryTmpl  = "site-gallery.html.tmpl"
 	siteLogoTmpl     = "site-logo.html.tmpl"
 	siteNotFoundTmpl = "site-404.html.tmpl"
+	siteRemovedTmpl  = "site-removed.html.tmpl"
 	siteCSSTmpl      = "site.css.tmpl"
 	siteJSTmpl       = "site.js.tmpl"
 	siteFaviconTmpl  = "site-favicon.svg.tmpl"
@@ -69,8 +70,11 @@ type pageData struct {
 	// absolute, so they are set only when the base URL is public (see
 	// publicBase); a preview of a relative or local URL shows nothing.
 	URL      string // the canonical URL of the page
-	Image    string // og:image: the logo's icon.svg (see README, "Link previews")
+	Image    string // og:image: the logo's icon.svg (see docs/site.md, "Link previews")
 	ImageAlt string
+	// Refresh sends the browser on to another page (a meta refresh): the
+	// page of a removed logo to its replacement's.
+	Refresh string
 }
 
 // galleryData is the data of site-gallery.html.tmpl.
@@ -741,7 +745,7 @@ func parsePages(tmpl fs.FS) (*htmltemplate.Template, error) {
 	set.Funcs(htmltemplate.FuncMap{"card": func(c cardView) (htmltemplate.HTML, error) {
 		return renderCard(set, c)
 	}})
-	for _, name := range []string{siteLayoutTmpl, siteGalleryTmpl, siteLogoTmpl, siteNotFoundTmpl} {
+	for _, name := range []string{siteLayoutTmpl, siteGalleryTmpl, siteLogoTmpl, siteNotFoundTmpl, siteRemovedTmpl} {
 		src, err := readTemplate(tmpl, name)
 		if err != nil {
 			return nil, err

@@ -174,30 +174,32 @@ func (s *Reader) ignored(rel string, e fs.DirEntry, probs *problem.List) bool {
 func isSourceName(rel string) bool {
 	dir, name := path.Split(rel)
 	if dir == "" {
-		return name == "categories.yaml"
+		return name == "categories.yaml" || name == RemovedFile
 	}
 	return strings.Count(rel, "/") == 1 && (name == "logo.yaml" || variantOfFile(name) != "")
 }
 
-// Scan reads the top of the source folder: .logoindexignore,
-// categories.yaml and the slugs of the logo folders, sorted, with the
-// problems of the folder itself.
-func (s *Reader) Scan(ctx context.Context) (*File, []string, problem.List) {
-	var probs problem.List
-	dir, fsys := s.dir, s.fsys
-	display := func(name string) string { return DisplayPath(dir, name) }
+// Top is the top of a source folder.
+type Top struct {
+	Categories *File    // categories.yaml; nil when missing or unreadable
+	Removed    *File    // removed.yaml; nil when there is none
+	Slugs      []string // the logo folders, sorted
+}
 
+// Scan reads the top of the source folder: .logoindexignore,
+// categories.yaml, removed.yaml and the slugs of the logo folders, with
+// the problems of the folder itself.
+func (s *Reader) Scan(ctx context.Context) (*Top, problem.List) {
+	var probs problem.List
+	top := &Top{}
 	entries, err := s.files.ReadDir(".")
 	if err != nil {
-		probs.Errorf(problem.FileUnreadable, DisplayPath(dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
-		return nil, nil, probs
+		probs.Errorf(problem.FileUnreadable, DisplayPath(s.dir, "."), 0, 0, "cannot read the source folder: %s", describeFSError(err))
+		return top, probs
 	}
-	m, p := ignore.Load(fsys, dir)
+	m, p := ignore.Load(s.fsys, s.dir)
 	s.ignore = m
 	probs = append(probs, p...)
-
-	var cats *File
-	var slugs []string
 	names := map[string]bool{}
 	for _, e := range entries {
 		names[e.Name()] = true
@@ -206,43 +208,48 @@ func (s *Reader) Scan(ctx context.Context) (*File, []string, problem.List) {
 		if ctx.Err() != nil {
 			break
 		}
-		name := e.Name()
-		if name == ignore.FileName || s.ignored(name, e, &probs) {
-			continue
-		}
-		switch {
-		case e.Type()&fs.ModeSymlink != 0:
-			probs.Errorf(problem.FileSymlink, display(name), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
-		case !e.IsDir() && !e.Type().IsRegular():
-			probs.Errorf(problem.FileNotRegular, display(name), 0, 0, "%s", notRegular(e.Type()))
-		case name == "categories.yaml":
-			if e.IsDir() {
-				probs.Errorf(problem.FileNotRegular, display(name), 0, 0, "is a folder; categories.yaml must be a file")
-				continue
-			}
-			cats = s.readFile(name, MaxCategoriesSize, &probs)
-		case !e.IsDir():
-			probs.Errorf(problem.FileUnexpected, display(name), 0, 0, "unexpected file; the source folder holds only categories.yaml, %s and one folder per logo", ignore.FileName)
-		default:
-			if msg := CheckSlug(name); msg != "" {
-				code := problem.SlugInvalid
-				if lower := strings.ToLower(name); lower != name && names[lower] {
-					// Two folders a case-insensitive file system (macOS,
-					// Windows) cannot hold side by side.
-					code, msg = problem.SlugCollision, fmt.Sprintf("folder name differs from %q only in case; slugs are lower case: merge the two folders", lower)
-				}
-				probs.Errorf(code, display(name), 0, 0, "%s", msg)
-				continue
-			}
-			slugs = append(slugs, name)
+		if name := e.Name(); name != ignore.FileName && !s.ignored(name, e, &probs) {
+			s.topEntry(e, names, top, &probs)
 		}
 	}
-	if cats == nil && !hasProblemAt(probs, display("categories.yaml")) {
-		probs.Errorf(problem.FileMissing, display("categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
+	if top.Categories == nil && !hasProblemAt(probs, DisplayPath(s.dir, "categories.yaml")) {
+		probs.Errorf(problem.FileMissing, DisplayPath(s.dir, "categories.yaml"), 0, 0, "missing; create it with the list of categories (- {slug: devtools, name: Developer tools})")
 	}
-	slices.Sort(slugs)
-	s.checkPatterns(slugs, &probs)
-	return cats, slugs, probs
+	slices.Sort(top.Slugs)
+	s.checkPatterns(top.Slugs, &probs)
+	return top, probs
+}
+
+// topEntry reads one entry of the source folder into top; names are every
+// entry's name.
+func (s *Reader) topEntry(e fs.DirEntry, names map[string]bool, top *Top, probs *problem.List) {
+	name, display := e.Name(), DisplayPath(s.dir, e.Name())
+	switch {
+	case e.Type()&fs.ModeSymlink != 0:
+		probs.Errorf(problem.FileSymlink, display, 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
+	case !e.IsDir() && !e.Type().IsRegular():
+		probs.Errorf(problem.FileNotRegular, display, 0, 0, "%s", notRegular(e.Type()))
+	case (name == "categories.yaml" || name == RemovedFile) && e.IsDir():
+		probs.Errorf(problem.FileNotRegular, display, 0, 0, "is a folder; %s must be a file", name)
+	case name == "categories.yaml":
+		top.Categories = s.readFile(name, MaxCategoriesSize, probs)
+	case name == RemovedFile:
+		top.Removed = s.readFile(name, MaxRemovedSize, probs)
+	case !e.IsDir():
+		probs.Errorf(problem.FileUnexpected, display, 0, 0, "unexpected file; the source folder holds only categories.yaml, %s, %s and one folder per logo", RemovedFile, ignore.FileName)
+	default:
+		if msg := CheckSlug(name); msg != "" {
+			code := problem.SlugInvalid
+			if lower := strings.ToLower(name); lower != name && names[lower] {
+				// Two folders a case-insensitive file system (macOS,
+				// Windows) cannot hold side by side.
+				code, msg = problem.SlugCollision, fmt.Sprintf("folder name differs from %q only in case; slugs are lower case: merge the two folders", lower)
+			}
+			probs.Errorf(code, display, 0, 0, "%s", msg)
+			return
+		}
+		top.Slugs = append(top.Slugs, name)
+	}
 }
 
 // Logo reads one logo folder, with the problems of its files.

@@ -61,9 +61,9 @@ type tree struct {
 func read(fsys fs.FS, opts Options) (*tree, problem.List) {
 	r := New(fsys, opts)
 	defer r.Close()
-	cats, slugs, probs := r.Scan(context.Background())
-	tr := &tree{cats: cats}
-	for _, slug := range slugs {
+	top, probs := r.Scan(context.Background())
+	tr := &tree{cats: top.Categories}
+	for _, slug := range top.Slugs {
 		if r.Selected(slug) {
 			tr.logos = append(tr.logos, r.Logo(slug, &probs))
 		} else {

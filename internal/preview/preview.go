@@ -200,7 +200,8 @@ func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data [
 
 // fileName maps a URL path to a name inside the tree, refusing anything
 // that is not a plain descent: "..", ".", empty or hidden segments,
-// backslashes, NULs, and the _headers file, which CDNs never serve.
+// backslashes, NULs, and the _headers and _redirects files, which hosts
+// read and never serve.
 func fileName(urlPath string) (string, bool) {
 	if !strings.HasPrefix(urlPath, "/") || strings.ContainsAny(urlPath, "\\\x00") {
 		return "", false
@@ -215,7 +216,7 @@ func fileName(urlPath string) (string, bool) {
 			return "", false
 		}
 	}
-	if p == "_headers" || !fs.ValidPath(p) {
+	if p == "_headers" || p == "_redirects" || !fs.ValidPath(p) {
 		return "", false
 	}
 	return p, true

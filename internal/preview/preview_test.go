@@ -127,6 +127,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/nope", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/api/", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/_headers", want{404, html, "no-store", "", "<!doctype html>"}},
+		{"GET", "/_redirects", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/../go.mod", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/logos/../../secret.txt", want{404, html, "no-store", "", "<!doctype html>"}},
 		{"GET", "/logos/acme/leak.svg", want{404, html, "no-store", "", "<!doctype html>"}},

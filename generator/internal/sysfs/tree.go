@@ -95,10 +95,13 @@ func (d *Dir) Remove(name string) error { return os.Remove(d.full(name)) }
 func (d *Dir) RemoveAll(name string) error { return os.RemoveAll(d.full(name)) }
 
 // Link makes name in d a hard link to name in from.
-func (d *Dir) Link(from *Dir, name string) error {
-	fromAt, fromRel := from.at(name)
+func (d *Dir) Link(from *Dir, name string) error { return d.LinkAs(from, name, name) }
+
+// LinkAs makes name in d a hard link to fromName in from.
+func (d *Dir) LinkAs(from *Dir, fromName, name string) error {
+	fromAt, fromRel := from.at(fromName)
 	at, rel := d.at(name)
-	return linkAt(fromAt, fromRel, at, rel, from.full(name), d.full(name))
+	return linkAt(fromAt, fromRel, at, rel, from.full(fromName), d.full(name))
 }
 
 // Rename renames the file from to name in d.
