@@ -31,7 +31,9 @@ type Writer struct {
 	empty bool
 	lost  []string
 
-	mu sync.Mutex
+	// mu is the standby's own (side.mu), which side.holds takes to read
+	// the record that Put and remove change.
+	mu *sync.Mutex
 	// wrote names every file the build put into or removed from the
 	// standby: after the swap, the two trees differ in those alone.
 	wrote map[string]bool
@@ -81,7 +83,7 @@ func (t *Tree) BeginEmpty() (*Writer, error) {
 }
 
 func (t *Tree) writer(empty bool) *Writer {
-	return &Writer{t: t, s: t.standby, live: t.live, empty: empty, wrote: map[string]bool{}, made: map[string]bool{}}
+	return &Writer{t: t, s: t.standby, live: t.live, empty: empty, mu: &t.standby.mu, wrote: map[string]bool{}, made: map[string]bool{}}
 }
 
 // newStandby removes the standby and makes an empty one.
