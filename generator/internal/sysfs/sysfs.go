@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Stat is what a build needs of a file's stat to tell whether it changed.
@@ -47,6 +48,7 @@ type Dir struct {
 	fd   int
 	path string // of a tree's folder (OpenTree)
 	lazy bool   // the descriptor is opened on first use
+	once sync.Once
 }
 
 // OpenFS returns the Dir of fsys: through its descriptor when fsys opens

@@ -35,17 +35,19 @@ func (d *Dir) at(name string) (int, string) {
 	return atCWD, d.full(name)
 }
 
-// open opens a tree's descriptor on first use.
+// open opens a tree's descriptor on first use, once however many
+// goroutines use the tree at first.
 func (d *Dir) open() {
 	if !d.lazy {
 		return
 	}
-	d.lazy = false
-	if haveAt {
-		if f, err := os.Open(d.path); err == nil {
-			d.f, d.fd = f, int(f.Fd())
+	d.once.Do(func() {
+		if haveAt {
+			if f, err := os.Open(d.path); err == nil {
+				d.f, d.fd = f, int(f.Fd())
+			}
 		}
-	}
+	})
 }
 
 // StatTree is Lstat for a Dir of OpenTree.
