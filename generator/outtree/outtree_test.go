@@ -894,3 +894,42 @@ func TestConcurrentPuts(t *testing.T) {
 		}
 	}
 }
+
+// TestSymlinkedFolders replaces a folder of either tree with a link to a
+// folder outside, holding files of the names the records give: the
+// builds after it write the right trees, and never write, remove or link
+// a file of the folder outside.
+func TestSymlinkedFolders(t *testing.T) {
+	for _, where := range []string{"standby", "live"} {
+		for _, folder := range []string{"logos/a", "logos", "api/logos"} {
+			t.Run(where+" "+folder, func(t *testing.T) {
+				d := newDirs(t)
+				outside := filepath.Join(t.TempDir(), "outside")
+				victims := files{"icon.svg": "victim", "icon-mono.svg": "victim", "a.json": "victim"}
+				for name, data := range victims {
+					writeFile(t, filepath.Join(outside, name), data)
+				}
+				build(t, d.out, treeA)
+				build(t, d.out, treeB)
+				root := map[string]string{"standby": d.standby, "live": d.out}[where]
+				if err := os.RemoveAll(filepath.Join(root, folder)); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(outside, filepath.Join(root, folder)); err != nil {
+					t.Skipf("no symbolic links here: %v", err)
+				}
+				for _, want := range []files{treeC, treeA, treeB} {
+					build(t, d.out, want)
+					if diff := cmp.Diff(tree(victims), readDir(t, outside)); diff != "" {
+						t.Fatalf("the folder outside changed (-want +got):\n%s", diff)
+					}
+					for name := range victims {
+						if info, err := os.Stat(filepath.Join(outside, name)); err != nil || info.Sys().(*syscall.Stat_t).Nlink != 1 {
+							t.Fatalf("%s outside was linked (%v)", name, err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
