@@ -122,11 +122,36 @@ func incSteps(s incSource) []incStep {
 		{name: "the artwork edited", edit: func(t *testing.T, r *incRun) {
 			editFile(t, r.path(s.logo+"/icon.svg"), s.artFrom, s.artTo)
 		}, computed: 1},
+		{name: "the standby prepared", edit: func(t *testing.T, r *incRun) {
+			before := incStats(t, r.out, false)
+			if err := PrepareStandby(r.out); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(before, incStats(t, r.out, false)); diff != "" {
+				t.Errorf("PrepareStandby touched the output (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(incTree(t, r.out), incTree(t, r.state("standby"))); diff != "" {
+				t.Errorf("the standby prepared differs from the output (-output +standby):\n%s", diff)
+			}
+		}, upToDate: true, keeps: incKeepsAll},
+		{name: "the artwork back, into a prepared standby", edit: func(t *testing.T, r *incRun) {
+			editFile(t, r.path(s.logo+"/icon.svg"), s.artTo, s.artFrom)
+		}, computed: 1},
+		{name: "an ignored file added to a logo", edit: func(t *testing.T, r *incRun) {
+			writeFile(t, r.path(s.logo+"/.DS_Store"), []byte("x"))
+		}, upToDate: true, keeps: incKeepsTrees},
+		{name: "the categories edited", edit: func(t *testing.T, r *incRun) {
+			b := incRead(t, r.path("categories.yaml"))
+			writeFile(t, r.path("categories.yaml"), append(b, "- {slug: zzz, name: Last}\n"...))
+		}, computed: incComputedAll},
+		{name: "the categories back", edit: func(t *testing.T, r *incRun) {
+			b := incRead(t, r.path("categories.yaml"))
+			writeFile(t, r.path("categories.yaml"), []byte(strings.TrimSuffix(string(b), "- {slug: zzz, name: Last}\n")))
+		}, computed: incComputedAll},
 		{name: "the name edited", edit: func(t *testing.T, r *incRun) {
 			editFile(t, r.path(s.logo+"/logo.yaml"), s.nameFrom, s.nameTo)
 		}, computed: 1},
-		{name: "both back", edit: func(t *testing.T, r *incRun) {
-			editFile(t, r.path(s.logo+"/icon.svg"), s.artTo, s.artFrom)
+		{name: "the name back", edit: func(t *testing.T, r *incRun) {
 			editFile(t, r.path(s.logo+"/logo.yaml"), s.nameTo, s.nameFrom)
 		}, computed: 1},
 		{name: "a logo removed", edit: func(t *testing.T, r *incRun) {
