@@ -124,9 +124,9 @@ func incLeftovers(t testing.TB, out string) []string {
 // incCleanBuild is what a clean build (Rebuild, into a new folder) of a
 // source tree writes, and its warnings.
 type incCleanBuild struct {
-	tree     map[string]string
-	warnings string
-	logos    int
+	tree         map[string]string
+	warnings     string
+	logos, files int
 }
 
 // incCleans memoises clean builds by the digest of the sources and the
@@ -148,6 +148,14 @@ func incClean(t testing.TB, src string, opts Options) *incCleanBuild {
 		t.Fatalf("a clean build: %v", err)
 	}
 	c := &incCleanBuild{tree: incTree(t, opts.Out), warnings: res.Warnings.Error(), logos: res.Logos}
+	for name := range c.tree {
+		if !strings.HasSuffix(name, "/") {
+			c.files++
+		}
+	}
+	if res.Files != c.files {
+		t.Errorf("a clean build says it wrote %d files; its tree holds %d", res.Files, c.files)
+	}
 	os.RemoveAll(opts.Out)
 	os.RemoveAll(outtree.StateDir(opts.Out))
 	incCleans.Store(key, c)

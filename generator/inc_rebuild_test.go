@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -225,6 +226,7 @@ func incSteps(s incSource) []incStep {
 			editFile(t, r.path(s.logo+"/icon.svg"), "<svg", `<svg onload="alert(1)"`)
 			editFile(t, r.path(s.other+"/logo.yaml"), "name: ", "name: Renamed ") // and a good one
 		}, fails: true, keeps: incKeepsDist},
+		{name: "a broken rebuild", build: func(o *Options) { o.Rebuild = true }, fails: true, keeps: incKeepsDist},
 		{name: "fixed", edit: func(t *testing.T, r *incRun) {
 			writeFile(t, r.path(s.logo+"/icon.svg"), brokenIcon)
 		}},
@@ -357,8 +359,8 @@ func incRebuilds(t *testing.T, s incSource, aged bool) {
 		if res.UpToDate != step.upToDate && step.build == nil {
 			t.Errorf("%s: UpToDate %v, want %v", step.name, res.UpToDate, step.upToDate)
 		}
-		if res.Logos != clean.logos {
-			t.Errorf("%s: %d logos, a clean build %d", step.name, res.Logos, clean.logos)
+		if res.Logos != clean.logos || res.Files != clean.files {
+			t.Errorf("%s: %d logos and %d files, a clean build %d and %d", step.name, res.Logos, res.Files, clean.logos, clean.files)
 		}
 		switch want := step.computed; {
 		case want == incComputedAll && res.Computed != res.Logos,
@@ -380,4 +382,45 @@ func incComputedName(n int) string {
 		return "none"
 	}
 	return strconv.Itoa(n)
+}
+
+// TestConcurrentBuilds builds one output from several goroutines at once,
+// for two base URLs: each build waits for the one before it, and the
+// output is always a clean build's tree of one or the other.
+func TestConcurrentBuilds(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	out := filepath.Join(t.TempDir(), "dist")
+	bases := []string{"https://a.example", "https://b.example"}
+	want := map[string]bool{}
+	opts := func(base string) Options {
+		return Options{Dir: "src", Out: out, Render: render.Options{BaseURL: base}}
+	}
+	for _, base := range bases {
+		want[incDigest(incClean(t, src, opts(base)).tree)] = true
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 3 {
+				if _, err := Build(context.Background(), os.DirFS(src), opts(bases[(g+i)%2])); err != nil {
+					t.Error(err)
+					return
+				}
+				if !want[incDigest(incTree(t, out))] {
+					t.Error("the output is neither base URL's tree")
+				}
+			}
+		})
+	}
+	wg.Wait()
+	res, err := Build(context.Background(), os.DirFS(src), opts(bases[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(incClean(t, src, opts(bases[0])).tree, incTree(t, out)); diff != "" {
+		t.Errorf("the build after them (-clean +got):\n%s", diff)
+	}
+	if extra := incLeftovers(t, out); len(extra) > 0 || res.CacheError != nil {
+		t.Errorf("left %q, cache error %v", extra, res.CacheError)
+	}
 }
