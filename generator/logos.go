@@ -56,7 +56,7 @@ func (b *build) logo(slug string) logoSlot {
 	if in == nil {
 		return b.compute(slug)
 	}
-	if _, err := readRecordHead(e.Data); err != nil {
+	if err := checkRecordFiles(e.Data); err != nil {
 		return b.compute(slug)
 	}
 	if same {

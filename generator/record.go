@@ -94,6 +94,25 @@ func readRecordHead(s string) (recordHead, error) {
 // minFileDigest is the fewest bytes an encoded fileDigest takes.
 const minFileDigest = 1 + 16
 
+// checkRecordFiles reads the head and the files of an encoded record
+// without keeping them, and refuses one whose files do not decode or name
+// a path outside the tree: a record of the build log is taken only then,
+// for the phases after rely on its files (eachFile).
+func checkRecordFiles(s string) error {
+	d := wire.NewDecoder(s)
+	n := d.Count(minFileDigest)
+	d.Uint()
+	d.Sum()
+	d.Uint()
+	for range n {
+		if !validName(d.String()) {
+			d.Fail()
+		}
+		d.Sum()
+	}
+	return d.Err()
+}
+
 // decodeRecordFiles reads the files of an encoded record. Their names
 // point into s.
 func decodeRecordFiles(s string) ([]fileDigest, error) {

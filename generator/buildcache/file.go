@@ -76,7 +76,7 @@ func index(data []byte, key string) (old map[string]string, started int64, err e
 		return nil, 0, errors.New("a cache of another program or other settings")
 	}
 	started = d.Int()
-	n := d.Count(2)
+	n := d.Count(minEntry)
 	old = make(map[string]string, n)
 	for range n {
 		entry := d.String()
@@ -120,6 +120,11 @@ func validName(name string) bool {
 
 // minInput is the fewest bytes an encoded Input takes.
 const minInput = 1 + 4 + 16
+
+// minEntry is the fewest bytes an entry takes in the file: its length,
+// its key, its folder, the count of its inputs and its data. The map of
+// entries is made for the count before they are read.
+const minEntry = 1 + 1 + minInput + 1 + 1
 
 func encodeInput(e *wire.Encoder, in Input) {
 	e.String(in.Name)

@@ -179,11 +179,13 @@ func (w *Writer) catchUp(lostLive []string) error {
 	if err := s.clean(); err != nil {
 		return err
 	}
+	var gone []string
 	for _, name := range lostLive {
 		w.lost = append(w.lost, name)
 		if err := w.remove(name); err != nil {
 			return err
 		}
+		gone = append(gone, name)
 	}
 	for _, name := range names {
 		f, ok := live.rec.lookup(name)
@@ -193,12 +195,14 @@ func (w *Writer) catchUp(lostLive []string) error {
 			if err := w.remove(name); err != nil {
 				return err
 			}
+			gone = append(gone, name)
 		case !s.holds(name, f):
 			if err := w.link(name, f); err != nil {
 				return err
 			}
 		}
 	}
+	w.prune(gone)
 	clear(w.wrote) // the standby now holds what the live tree holds
 	return nil
 }
@@ -437,7 +441,13 @@ func (w *Writer) Finish(n int, names func(yield func(string) bool)) error {
 			return err
 		}
 	}
-	// Folders left empty, deepest first.
+	w.prune(gone)
+	return nil
+}
+
+// prune removes the folders that removing the files gone left empty,
+// deepest first: a clean build makes no empty folder.
+func (w *Writer) prune(gone []string) {
 	dirs := map[string]bool{}
 	for _, name := range gone {
 		for _, d := range parents(name) {
@@ -456,5 +466,4 @@ func (w *Writer) Finish(n int, names func(yield func(string) bool)) error {
 			w.s.touch(path.Dir(d))
 		}
 	}
-	return nil
 }
