@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"logoindex/generator"
+	"logoindex/generator/outtree"
 	"logoindex/generator/render"
 	"logoindex/generator/source"
 	"logoindex/internal/cli"
@@ -140,6 +142,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	a.logos = pos
 	if err := a.validate(); err != nil {
+		return err
+	}
+	if err := checkApart(a.src, a.out, "out"); err != nil {
 		return err
 	}
 	return writeBuild(ctx, a.buildFlags, a.out, stdout, stderr)
@@ -314,4 +319,47 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// checkApart refuses an output folder (outFlag names its flag) that is in
+// the source folder or holds it: the build would read its own output and
+// state as logos, or replace the sources. Both are compared as absolute
+// paths with their links resolved as far as they exist.
+func checkApart(src, out, outFlag string) error {
+	s, o := realPath(src), realPath(out)
+	state := realPath(outtree.StateDir(out))
+	for _, p := range []string{o, state} {
+		if within(p, s) {
+			return cli.UsageError("-%s %s is inside the source folder %s: the build would read its output and its state (%s) as logos; choose a folder outside it, such as dist beside it", outFlag, out, src, outtree.StateDir(out))
+		}
+	}
+	if within(s, o) {
+		return cli.UsageError("-%s %s holds the source folder %s, which a build would replace; choose a folder of its own, such as dist", outFlag, out, src)
+	}
+	return nil
+}
+
+// realPath is p made absolute, with the links of its longest existing
+// part resolved.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	rest := ""
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if filepath.Dir(dir) == dir {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
+}
+
+// within reports whether path p is dir or inside it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

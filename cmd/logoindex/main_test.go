@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -453,4 +454,58 @@ func TestInstallTemplateRule(t *testing.T) {
 	if code, _, stderr := runCmd("build", "-install-template", "pnpm dlx shadcn@latest add {base}/r/{slug}.json"); code != 0 {
 		t.Errorf("a plain template: exit %d, stderr:\n%s", code, stderr)
 	}
+}
+
+// TestOutputApartFromSource: an output inside the source folder, or one
+// that holds it, is refused before anything is written, as a usage error.
+func TestOutputApartFromSource(t *testing.T) {
+	dir := inTempDir(t, goodSource())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"build", "-out", "source-logos/dist"}, "logoindex: -out source-logos/dist is inside the source folder source-logos"},
+		{[]string{"build", "-out", "source-logos/a/b/dist"}, "logoindex: -out source-logos/a/b/dist is inside the source folder source-logos"},
+		{[]string{"build", "-out", "."}, "logoindex: -out . holds the source folder source-logos"},
+		{[]string{"serve", "-watch", "-dir", "source-logos/dist"}, "logoindex: -dir source-logos/dist is inside the source folder source-logos"},
+	} {
+		code, _, stderr := runCmd(tc.args...)
+		if code != 2 || !strings.HasPrefix(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if diff := cmp.Diff(goodSourceNames(), sourceNames(t, filepath.Join(dir, "source-logos"))); diff != "" {
+		t.Errorf("the source folder changed (-want +got):\n%s", diff)
+	}
+}
+
+// goodSourceNames are the files of goodSource under source-logos.
+func goodSourceNames() []string {
+	var names []string
+	for name := range goodSource() {
+		if rel, ok := strings.CutPrefix(name, "source-logos/"); ok {
+			names = append(names, rel)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// sourceNames lists every file and folder under dir, hidden ones too.
+func sourceNames(t *testing.T, dir string) []string {
+	t.Helper()
+	var names []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		names = append(names, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	return names
 }

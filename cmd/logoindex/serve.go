@@ -62,6 +62,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if info, err := os.Stat(a.bf.src); err != nil || !info.IsDir() {
 			return cli.UsageError("-src %s is not a folder", a.bf.src)
 		}
+		if err := checkApart(a.bf.src, a.dir, "dir"); err != nil {
+			return err
+		}
 	}
 	// The handler, the watcher and the server all print: one lock each
 	// keeps their lines whole.
