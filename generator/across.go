@@ -12,6 +12,7 @@ import (
 	"logoindex/generator/internal/spill"
 	"logoindex/generator/problem"
 	"logoindex/generator/render"
+	"logoindex/generator/source"
 )
 
 // checkAcross gathers the problems of every logo and checks the rules
@@ -97,7 +98,7 @@ func (b *build) checkClashes() error {
 		files = append(files, render.File{Name: strings.Clone(name), Logo: slug})
 		return true
 	})
-	dirs := map[string]string{}
+	dirs := map[string]string{source.StaticDir: source.DisplayPath(b.opts.Dir, source.StaticDir)}
 	err = b.summaries().Each(func(s *render.Summary) error {
 		dirs[strings.Clone(s.Slug)] = strings.Clone(path.Dir(s.MetaPath))
 		return nil
@@ -173,7 +174,11 @@ func clashErrors(files []render.File, dirs map[string]string) error {
 		}
 		for _, own := range [][2]render.File{{c.A, c.B}, {c.B, c.A}} {
 			f, other := own[0], own[1]
-			if f.Logo == "" {
+			if f.Logo == "" || other.Logo == source.StaticDir {
+				continue // a static file is blamed, not what it shadows
+			}
+			if f.Logo == source.StaticDir {
+				probs.Errorf(problem.StaticCollision, dirs[f.Logo]+"/"+f.Name, 0, 0, "has the path of the build's own %s; rename or remove it", other.Name)
 				continue
 			}
 			with := "the collection's " + other.Name

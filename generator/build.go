@@ -150,6 +150,7 @@ type build struct {
 	removed        []source.Removal
 	removedFile    string
 	removedDigest  digest.Sum
+	static         []staticFile // the source's StaticDir, copied as they are
 	slugs          packedStrings
 	logos          []logoSlot
 	records        *spill.File // computed logos' records, in a build that keeps them on disk

@@ -99,8 +99,8 @@ func (b *build) join(errs []error) error {
 }
 
 // collectionDigest is a digest of what the collection's files are made
-// of: every logo's summary, in order, and the removed logos. The flags
-// and the categories are the build log's key.
+// of: every logo's summary, in order, the removed logos and the static
+// files. The flags and the categories are the build log's key.
 func (b *build) collectionDigest() (digest.Sum, error) {
 	h := digest.New()
 	r := spill.NewReader(b.records)
@@ -121,6 +121,7 @@ func (b *build) collectionDigest() (digest.Sum, error) {
 	if err := b.digestRemoved(h, r); err != nil {
 		return digest.Sum{}, err
 	}
+	b.digestStatic(h)
 	return h.Sum(), nil
 }
 
@@ -156,12 +157,15 @@ func (b *build) collection() error {
 	err = b.r.CollectionFiles(c, func(name string, write func(io.Writer) error) error {
 		sum, err := out.PutStream(name, write)
 		mu.Lock()
-		b.coll.files = append(b.coll.files, fileDigest{name, sum})
+		b.coll.files = append(b.coll.files, fileDigest{name: name, sum: sum})
 		mu.Unlock()
 		return err
 	})
 	if err == nil {
 		err = b.copyReplacements(out)
+	}
+	if err == nil {
+		err = b.putStatic(out)
 	}
 	slices.SortFunc(b.coll.files, func(x, y fileDigest) int { return strings.Compare(x.name, y.name) })
 	return err

@@ -8,6 +8,7 @@ import (
 	"logoindex/generator/internal/digest"
 	"logoindex/generator/internal/spill"
 	"logoindex/generator/outtree"
+	"logoindex/generator/source"
 )
 
 // output is where a build puts its files: the standby of an output tree
@@ -24,6 +25,8 @@ type output interface {
 	Has(name string, sum digest.Sum) bool
 	// Lost names the files the live tree no longer holds.
 	Lost() []string
+	// Strays names what the live tree holds that no build wrote.
+	Strays() []string
 	// Finish removes every file but the n that names gives.
 	Finish(n int, names func(yield func(string) bool)) error
 	// Commit swaps the new tree in; Abort leaves the live tree as it was.
@@ -43,6 +46,7 @@ func (discard) PutStream(_ string, write func(io.Writer) error) (digest.Sum, err
 func (discard) Copy(string, string, digest.Sum) error           { return nil }
 func (discard) Has(string, digest.Sum) bool                     { return false }
 func (discard) Lost() []string                                  { return nil }
+func (discard) Strays() []string                                { return nil }
 func (discard) Finish(int, func(yield func(string) bool)) error { return nil }
 func (discard) Commit() error                                   { return nil }
 func (discard) Abort() error                                    { return nil }
@@ -108,6 +112,7 @@ func (b *build) repair() error {
 	if err != nil {
 		return err
 	}
+	b.reportStrays(out.Strays())
 	lost := map[string]bool{}
 	for _, name := range out.Lost() {
 		lost[name] = true
@@ -205,7 +210,11 @@ func (b *build) eachFile(fn func(name, slug string) bool) {
 		}
 	}
 	for _, f := range b.coll.files {
-		if !fn(f.name, "") {
+		owner := ""
+		if f.static {
+			owner = source.StaticDir
+		}
+		if !fn(f.name, owner) {
 			return
 		}
 	}

@@ -71,7 +71,7 @@ func TestForgedLog(t *testing.T) {
 				t.Fatal(err)
 			}
 			incForgeLog(t, out, "acme", func(rec *logoRecord) []byte {
-				rec.files = append(rec.files, fileDigest{name, digest.OfString("keep me")})
+				rec.files = append(rec.files, fileDigest{name: name, sum: digest.OfString("keep me")})
 				b, err := rec.encode("src")
 				if err != nil {
 					t.Fatal(err)

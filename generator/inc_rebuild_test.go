@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator/outtree"
+	"logoindex/generator/problem"
 	"logoindex/generator/render"
 )
 
@@ -75,6 +76,9 @@ type incStep struct {
 	upToDate bool
 	computed int // logos made anew: incComputedAny (unset), incComputedAll, incComputedNone or a count
 	keeps    int // incTouchesAny, incKeepsDist, incKeepsTrees or incKeepsAll
+	// strays: the output's paths that the build warns it leaves out, on
+	// top of a clean build's warnings.
+	strays []string
 }
 
 // incRun is a source folder and an output folder that builds go through.
@@ -190,7 +194,7 @@ func incSteps(s incSource) []incStep {
 			writeFile(t, filepath.Join(r.out, "junk.txt"), []byte("junk"))
 			writeFile(t, filepath.Join(r.out, "logos", s.logo, "junk.svg"), []byte("junk"))
 			writeFile(t, filepath.Join(r.out, "logos/junk/deep/junk.svg"), []byte("junk"))
-		}, computed: incComputedNone},
+		}, computed: incComputedNone, strays: []string{"junk.txt", "logos/" + s.logo + "/junk.svg", "logos/junk"}},
 		{name: "junk added to the standby", edit: func(t *testing.T, r *incRun) {
 			writeFile(t, r.state("standby/junk.txt"), []byte("junk"))
 			writeFile(t, r.state("standby/logos/"+s.logo+"/junk.svg"), []byte("junk"))
@@ -350,7 +354,11 @@ func incRebuilds(t *testing.T, s incSource, aged bool) {
 		if diff := cmp.Diff(clean.tree, incTree(t, r.out)); diff != "" {
 			t.Errorf("%s: the output differs from a clean build's (-clean +rebuild):\n%s", step.name, diff)
 		}
-		if got := res.Warnings.Error(); got != clean.warnings {
+		warnings, strays := incStrays(r.out, res.Warnings)
+		if diff := cmp.Diff(step.strays, strays); diff != "" {
+			t.Errorf("%s: the files of the output warned of (-want +got):\n%s", step.name, diff)
+		}
+		if got := warnings.Error(); got != clean.warnings {
 			t.Errorf("%s: warnings\n%s\nwant a clean build's:\n%s", step.name, got, clean.warnings)
 		}
 		if res.CacheError != nil {
@@ -423,4 +431,19 @@ func TestConcurrentBuilds(t *testing.T) {
 	if extra := incLeftovers(t, out); len(extra) > 0 || res.CacheError != nil {
 		t.Errorf("left %q, cache error %v", extra, res.CacheError)
 	}
+}
+
+// incStrays splits the output-stray warnings from the others, giving
+// the paths they name in out.
+func incStrays(out string, warnings ProblemList) (ProblemList, []string) {
+	var rest ProblemList
+	var strays []string
+	for _, p := range warnings {
+		if p.Code != problem.OutputStray {
+			rest = append(rest, p)
+			continue
+		}
+		strays = append(strays, strings.TrimPrefix(p.Path, filepath.ToSlash(out)+"/"))
+	}
+	return rest, strays
 }

@@ -96,7 +96,7 @@ func (b *build) compute(slug string) logoSlot {
 	rec := &logoRecord{sum: render.Summarize(logo), warnings: probs}
 	for _, f := range files {
 		sum := digest.Of(f.Data)
-		rec.files = append(rec.files, fileDigest{f.Name, sum})
+		rec.files = append(rec.files, fileDigest{name: f.Name, sum: sum})
 		if err := out.Put(f.Name, sum, f.Data); err != nil {
 			b.fail(err)
 			return logoSlot{}

@@ -3,7 +3,6 @@ package generator
 import (
 	"errors"
 	"io/fs"
-	"path"
 	"strings"
 
 	"logoindex/generator/internal/digest"
@@ -18,6 +17,9 @@ import (
 type fileDigest struct {
 	name string
 	sum  digest.Sum
+	// static marks a collection's file copied from the source's
+	// StaticDir, which a clash is blamed on.
+	static bool
 }
 
 // logoRecord is what a build keeps of a logo for its own later phases and
@@ -46,7 +48,7 @@ func (r *logoRecord) encode(dir string) ([]byte, error) {
 	var sumBytes []byte
 	var err error
 	rel := func(p string) string {
-		q, ok := relPath(dir, p)
+		q, ok := source.RelPath(dir, p)
 		if !ok {
 			err = errors.New("a path outside the source folder: " + p)
 		}
@@ -165,22 +167,6 @@ func decodeRecord(s, dir string) (*logoRecord, error) {
 
 var errDamagedRecord = errors.New("a damaged logo record")
 
-// relPath turns p, source.DisplayPath(dir, name), back into name.
-func relPath(dir, p string) (string, bool) {
-	d := path.Clean(dir)
-	switch {
-	case dir == "" || d == ".":
-		return p, true
-	case p == d:
-		return ".", true
-	case d == "/" && strings.HasPrefix(p, "/"):
-		return p[1:], true
-	case strings.HasPrefix(p, d+"/"):
-		return p[len(d)+1:], true
-	}
-	return "", false
-}
-
 // validName reports whether name is a clean slash-separated path below a
 // folder: a record restored from elsewhere must not point a build at
 // "../" anything.
@@ -226,6 +212,7 @@ func (c *collectionRecord) encode() string {
 		for _, f := range c.files {
 			e.String(f.name)
 			e.Sum(f.sum)
+			e.Bool(f.static)
 		}
 	}, func(b []byte) error {
 		out = string(b)
@@ -239,7 +226,7 @@ func decodeCollection(s string) (collectionRecord, error) {
 	c := collectionRecord{digest: d.Sum(), treeN: int(d.Uint()), treeSum: d.Uint()}
 	c.files = make([]fileDigest, d.Count(minFileDigest))
 	for i := range c.files {
-		c.files[i] = fileDigest{name: d.String(), sum: d.Sum()}
+		c.files[i] = fileDigest{name: d.String(), sum: d.Sum(), static: d.Bool()}
 		if !validName(c.files[i].name) {
 			d.Fail()
 		}

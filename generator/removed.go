@@ -130,7 +130,7 @@ func (b *build) copyReplacements(out output) error {
 			if err := out.Copy(f.name, name, f.sum); err != nil {
 				return err
 			}
-			b.coll.files = append(b.coll.files, fileDigest{name, f.sum})
+			b.coll.files = append(b.coll.files, fileDigest{name: name, sum: f.sum})
 		}
 	}
 	return nil

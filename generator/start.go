@@ -61,6 +61,7 @@ func start(ctx context.Context, src fs.FS, opts Options) (*build, error) {
 		b.removedFile, b.removedDigest = f.Path, digest.Of(f.Data)
 		b.probs = append(b.probs, p...)
 	}
+	b.readStatic(top.Static)
 	b.openCache(top.Categories)
 	if err := b.selectLogos(top.Slugs); err != nil {
 		b.close()

@@ -222,3 +222,25 @@ func (s *side) recordDirs(workers int) error {
 	s.touched = nil
 	return nil
 }
+
+// strays lists what the changed folders of the tree hold off record:
+// files a person or a program put there, which the next tree leaves out.
+func (s *side) strays() []string {
+	var out []string
+	for d := range s.changed {
+		entries, err := s.dir.ReadDir(d)
+		if err != nil {
+			continue // gone, or not a folder: nothing to name
+		}
+		for _, e := range entries {
+			rel := path.Join(d, e.Name())
+			_, isDir := s.rec.dirs[rel]
+			_, isFile := s.rec.lookup(rel)
+			if !isDir && !isFile {
+				out = append(out, rel)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

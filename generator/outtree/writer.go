@@ -29,8 +29,9 @@ type Writer struct {
 	s, live *side
 	// empty: the standby was made empty for this build, so it holds only
 	// what the build put there.
-	empty bool
-	lost  []string
+	empty  bool
+	lost   []string
+	strays []string
 
 	// wrote names every file the build put into or removed from the
 	// standby: after the swap, the two trees differ in those alone.
@@ -53,6 +54,17 @@ func (t *Tree) Begin() (*Writer, error) {
 		return t.BeginEmpty()
 	}
 	lost := t.live.verify(t.opts.Workers)
+	strays := t.live.strays()
+	w, err := t.begin(lost)
+	if w != nil {
+		w.strays = strays
+	}
+	return w, err
+}
+
+// begin opens the standby, caught up with the live tree, whose files lost
+// are gone.
+func (t *Tree) begin(lost []string) (*Writer, error) {
 	if t.standby == nil || t.standby.rec == nil || t.standby.rec.buildIndex() != nil {
 		return t.copyLive(lost)
 	}
@@ -210,6 +222,10 @@ func (w *Writer) catchUp(lostLive []string) error {
 // Lost names the files on the live tree's record that neither tree holds
 // any more: their owner must make them again.
 func (w *Writer) Lost() []string { return w.lost }
+
+// Strays names what the live tree holds that no build wrote: the new tree
+// leaves it out.
+func (w *Writer) Strays() []string { return w.strays }
 
 // Files is how many files the standby holds and the sum of their names
 // and digests (digest.NameSum).

@@ -107,6 +107,12 @@ const (
 	RemovedDateInvalid Code = "removed-date-invalid"
 	// RemovedDuplicate: a slug listed twice in removed.yaml.
 	RemovedDuplicate Code = "removed-duplicate"
+	// StaticCollision: a file of _static/ has the path of a file the
+	// build writes.
+	StaticCollision Code = "static-collision"
+	// OutputStray (warning): the output folder holds a file no build
+	// wrote, which the new tree leaves out; its place is _static/.
+	OutputStray Code = "output-stray"
 	// LogoDropped: a logo of the published index (check -published) is
 	// neither a logo folder nor in removed.yaml: its URLs would stop
 	// answering.

@@ -107,7 +107,7 @@ func TestScanThroughDescriptor(t *testing.T) {
 		"[file-symlink] src/linked: is a symbolic link; links are never followed: replace it with the real folder or file",
 		`[file-ignored] src/old.bak: warning: ignored by src/.logoindexignore:1 pattern "*.bak"; remove it from the repository`,
 		"[file-not-regular] src/pipe: is a named pipe (FIFO), not a regular file; it was not opened: replace it with a regular file",
-		"[file-unexpected] src/stray.txt: unexpected file; the source folder holds only categories.yaml, removed.yaml, .logoindexignore and one folder per logo",
+		"[file-unexpected] src/stray.txt: unexpected file; the source folder holds only categories.yaml, removed.yaml, .logoindexignore, _static/ and one folder per logo",
 	}
 	if diff := cmp.Diff(want, problems(throughFS{fsys})); diff != "" {
 		t.Errorf("through the os.Root's FS (-want +got):\n%s", diff)

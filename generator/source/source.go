@@ -183,6 +183,7 @@ func isSourceName(rel string) bool {
 type Top struct {
 	Categories *File    // categories.yaml; nil when missing or unreadable
 	Removed    *File    // removed.yaml; nil when there is none
+	Static     bool     // there is a StaticDir to copy
 	Slugs      []string // the logo folders, sorted
 }
 
@@ -235,8 +236,10 @@ func (s *Reader) topEntry(e fs.DirEntry, names map[string]bool, top *Top, probs 
 		top.Categories = s.readFile(name, MaxCategoriesSize, probs)
 	case name == RemovedFile:
 		top.Removed = s.readFile(name, MaxRemovedSize, probs)
+	case name == StaticDir && e.IsDir():
+		top.Static = true
 	case !e.IsDir():
-		probs.Errorf(problem.FileUnexpected, display, 0, 0, "unexpected file; the source folder holds only categories.yaml, %s, %s and one folder per logo", RemovedFile, ignore.FileName)
+		probs.Errorf(problem.FileUnexpected, display, 0, 0, "unexpected file; the source folder holds only categories.yaml, %s, %s, %s/ and one folder per logo", RemovedFile, ignore.FileName, StaticDir)
 	default:
 		if msg := CheckSlug(name); msg != "" {
 			code := problem.SlugInvalid
@@ -501,6 +504,22 @@ func formatSize(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// RelPath turns p, DisplayPath(dir, name), back into name.
+func RelPath(dir, p string) (string, bool) {
+	d := path.Clean(dir)
+	switch {
+	case dir == "" || d == ".":
+		return p, true
+	case p == d:
+		return ".", true
+	case d == "/" && strings.HasPrefix(p, "/"):
+		return p[1:], true
+	case strings.HasPrefix(p, d+"/"):
+		return p[len(d)+1:], true
+	}
+	return "", false
 }
 
 // DisplayPath is the path of name, relative to the source folder, as

@@ -178,7 +178,7 @@ func TestReadErrors(t *testing.T) {
 		}, []string{"[file-unexpected] src/gitlab/old: unexpected folder; " + allowed}},
 		{"stray file at the top", func(m fstest.MapFS) {
 			m["README.md"] = &fstest.MapFile{Data: []byte("x")}
-		}, []string{"[file-unexpected] src/README.md: unexpected file; the source folder holds only categories.yaml, removed.yaml, .logoindexignore and one folder per logo"}},
+		}, []string{"[file-unexpected] src/README.md: unexpected file; the source folder holds only categories.yaml, removed.yaml, .logoindexignore, _static/ and one folder per logo"}},
 		{"folders differing only in case", func(m fstest.MapFS) {
 			m["GitLab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("X", "#000000"))}
 		}, []string{`[slug-collision] src/GitLab: folder name differs from "gitlab" only in case; slugs are lower case: merge the two folders`}},

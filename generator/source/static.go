@@ -1,0 +1,71 @@
+package source
+
+import (
+	"io/fs"
+
+	"logoindex/generator/problem"
+)
+
+// StaticDir is the folder of the source tree whose files are copied, as
+// they are, to the root of the output: the files a host needs beside the
+// index (CNAME, robots.txt, .well-known/). Its name cannot be a slug.
+const StaticDir = "_static"
+
+// Limits on the static files, which bound what a pull request can add.
+const (
+	MaxStaticSize  = 10 << 20
+	MaxStaticTotal = 50 << 20
+	MaxStaticFiles = 1000
+	maxStaticDepth = 8
+)
+
+// Static reads the files of StaticDir, by their paths under it. Links,
+// special files and ignored files are not read, as in a logo folder.
+func (s *Reader) Static(probs *problem.List) []*File {
+	var files []*File
+	total := int64(0)
+	s.staticDir(StaticDir, 0, &files, &total, probs)
+	return files
+}
+
+// staticDir reads the folder dir of StaticDir, depth folders down.
+// total counts the bytes read, which stop at MaxStaticTotal.
+func (s *Reader) staticDir(dir string, depth int, files *[]*File, total *int64, probs *problem.List) {
+	entries, err := s.files.ReadDir(dir)
+	if err != nil {
+		probs.Errorf(problem.FileUnreadable, DisplayPath(s.dir, dir), 0, 0, "cannot read the folder: %s", describeFSError(err))
+		return
+	}
+	for _, e := range entries {
+		if *total > MaxStaticTotal {
+			return // reported once, where it passed
+		}
+		rel := dir + "/" + e.Name()
+		if s.ignored(rel, e, probs) {
+			continue
+		}
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			probs.Errorf(problem.FileSymlink, DisplayPath(s.dir, rel), 0, 0, "is a symbolic link; links are never followed: replace it with the real folder or file")
+		case e.IsDir() && depth+1 >= maxStaticDepth:
+			probs.Errorf(problem.FileUnexpected, DisplayPath(s.dir, rel), 0, 0, "is %d folders deep in %s; at most %d are copied", depth+2, StaticDir, maxStaticDepth)
+		case e.IsDir():
+			s.staticDir(rel, depth+1, files, total, probs)
+		case !e.Type().IsRegular():
+			probs.Errorf(problem.FileNotRegular, DisplayPath(s.dir, rel), 0, 0, "%s", notRegular(e.Type()))
+		case len(*files) == MaxStaticFiles:
+			probs.Errorf(problem.ListSize, DisplayPath(s.dir, rel), 0, 0, "%s holds more than %d files; a site needs a few beside the index", StaticDir, MaxStaticFiles)
+			return
+		default:
+			f := s.readFile(rel, MaxStaticSize, probs)
+			if f == nil {
+				continue
+			}
+			if *total += int64(len(f.Data)); *total > MaxStaticTotal {
+				probs.Errorf(problem.ListSize, DisplayPath(s.dir, rel), 0, 0, "takes %s past %s in all; keep large downloads elsewhere", StaticDir, formatSize(MaxStaticTotal))
+				return
+			}
+			*files = append(*files, f)
+		}
+	}
+}
