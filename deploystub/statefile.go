@@ -91,7 +91,7 @@ func resolveStateFile(name string) (string, error) {
 		}
 		p = dest
 	}
-	return "", badOption("state file %s: more than %d symbolic links", name, maxSymlinks)
+	return "", badOption("state file %s is a loop of, or a chain of more than %d, symbolic links", name, maxSymlinks)
 }
 
 // checkStateFile refuses a state file the stub could only replace, not
@@ -106,7 +106,7 @@ func checkStateFile(name, target string) error {
 		return fmt.Errorf("deploystub: state file %s: %w", name, err)
 	}
 	if !info.Mode().IsRegular() {
-		return badOption("state file %s is not a regular file (%v)", name, info.Mode().Type())
+		return badOption("state file %s is not a regular file but %s", name, fileKind(info.Mode()))
 	}
 	readOnly := badOption("state file %s is read-only (mode %v): the stub rewrites it after every change; make it writable or choose another file", name, info.Mode().Perm())
 	if info.Mode().Perm()&0o200 == 0 {
@@ -120,6 +120,21 @@ func checkStateFile(name, target string) error {
 		return fmt.Errorf("deploystub: state file %s: %w", name, err)
 	}
 	return f.Close()
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "of type " + m.Type().String()
 }
 
 // stateLock is this process's hold on a state file: an exclusive flock on

@@ -1,0 +1,7 @@
+//go:build unix
+
+package deploystub
+
+import "syscall"
+
+func mkfifo(name string) error { return syscall.Mkfifo(name, 0o600) }
