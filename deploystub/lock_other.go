@@ -7,6 +7,9 @@ import (
 	"os"
 )
 
+// fileLocks tells whether lockFile can see another process's lock.
+const fileLocks = false
+
 // errLocked is lockFile's error when another process holds the lock.
 var errLocked = errors.New("locked")
 

@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// fileLocks tells whether lockFile can see another process's lock.
+const fileLocks = true
+
 // errLocked is lockFile's error when another process holds the lock.
 var errLocked = errors.New("locked")
 
