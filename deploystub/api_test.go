@@ -955,7 +955,7 @@ func TestIdempotencyEviction(t *testing.T) {
 	key := h.srv.keys[hashSecret(testRootKey)]
 	fp := [32]byte{1}
 	for i := range maxIdempotencyEntries + 10 {
-		e, _, apiErr := h.srv.idemBegin(fmt.Sprint(key.id, i), fp)
+		e, _, apiErr := h.srv.idemBegin(newIdemKey(key.id, fmt.Sprint(i)), fp)
 		if apiErr != nil {
 			t.Fatal(apiErr.code)
 		}
@@ -964,7 +964,7 @@ func TestIdempotencyEviction(t *testing.T) {
 	if n := len(h.srv.idem.entries); n > maxIdempotencyEntries {
 		t.Errorf("%d entries kept, want at most %d", n, maxIdempotencyEntries)
 	}
-	if _, ok := h.srv.idem.entries[fmt.Sprint(key.id, maxIdempotencyEntries+9)]; !ok {
+	if _, ok := h.srv.idem.entries[newIdemKey(key.id, fmt.Sprint(maxIdempotencyEntries+9))]; !ok {
 		t.Error("the newest entry was evicted")
 	}
 }

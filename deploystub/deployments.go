@@ -253,15 +253,16 @@ func (s *Server) createDeployment(r *http.Request, _ *apiKey, body []byte) (any,
 	d.ID = newDeploymentID(t)
 	s.deps[d.ID] = d
 	s.order = append(s.order, d.ID) // t is the largest yet, so order stays sorted
-	if err := s.persistLocked(); err != nil {
+	// The create response says building even when the build takes no time.
+	view := d.view(base, StatusBuilding, "")
+	if err := s.commitLocked(r, view); err != nil {
 		delete(s.deps, d.ID)
 		s.order = s.order[:len(s.order)-1]
 		s.lastIDTime = lastIDTime
 		s.log.Error("writing state file", "error", err)
 		return nil, errInternal()
 	}
-	// The create response says building even when the build takes no time.
-	return d.view(base, StatusBuilding, ""), nil
+	return view, nil
 }
 
 func checkEnv(raw json.RawMessage) *apiError {
@@ -314,7 +315,7 @@ func (s *Server) deleteDeployment(r *http.Request, _ *apiKey, _ []byte) (any, *a
 	i := sort.SearchStrings(s.order, id)
 	delete(s.deps, id)
 	s.order = slices.Delete(s.order, i, i+1)
-	if err := s.persistLocked(); err != nil {
+	if err := s.persistLocked(nil); err != nil {
 		s.deps[id] = d
 		s.order = slices.Insert(s.order, i, id)
 		s.log.Error("writing state file", "error", err)
@@ -369,12 +370,13 @@ func (s *Server) createKey(r *http.Request, caller *apiKey, body []byte) (any, *
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.keys[k.hash] = k
-	if err := s.persistLocked(); err != nil {
+	created := &keyCreated{ID: k.id, Secret: secret}
+	if err := s.commitLocked(r, created); err != nil {
 		delete(s.keys, k.hash)
 		s.log.Error("writing state file", "error", err)
 		return nil, errInternal()
 	}
-	return &keyCreated{ID: k.id, Secret: secret}, nil
+	return created, nil
 }
 
 // lookupKey finds the key with this secret by its SHA-256 hash.
@@ -453,7 +455,7 @@ func (s *Server) SetStatus(id string, status Status, message string) error {
 	}
 	old := *d
 	d.Forced, d.ForcedErr = status, message
-	if err := s.persistLocked(); err != nil {
+	if err := s.persistLocked(nil); err != nil {
 		*d = old
 		return err
 	}
@@ -470,13 +472,17 @@ func (s *Server) Reset() error {
 	s.deps, s.order, s.keys = map[string]*deployment{}, nil, map[[32]byte]*apiKey{}
 	root := hashSecret(s.rootKey)
 	s.keys[root] = oldKeys[root]
-	if err := s.persistLocked(); err != nil {
-		s.deps, s.order, s.keys = oldDeps, oldOrder, oldKeys
-		return err
-	}
 	s.idemMu.Lock()
+	oldIdem := s.idem
 	s.idem = idemCache{}
 	s.idemMu.Unlock()
+	if err := s.persistLocked(nil); err != nil {
+		s.deps, s.order, s.keys = oldDeps, oldOrder, oldKeys
+		s.idemMu.Lock()
+		s.idem = oldIdem
+		s.idemMu.Unlock()
+		return err
+	}
 	if s.limiter != nil {
 		s.limiter.reset()
 	}

@@ -3,10 +3,13 @@ package deploystub
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
@@ -144,6 +147,46 @@ func FuzzListQuery(f *testing.F) {
 		checkFuzzResponse(t, srv, before, rec, 200, 400)
 		if after := srv.snapshot(); after != before {
 			t.Fatalf("a list changed the state")
+		}
+	})
+}
+
+// FuzzParseState reads any content as a state file: it never panics, a
+// refusal names a line and column inside the content, and what is accepted
+// is written back and read again the same.
+func FuzzParseState(f *testing.F) {
+	for _, seed := range []string{
+		"", "{", "[]", "null", `{"version":1}`, `{"version":2,"x":1}`, `{"version":1,"version":1}`,
+		`{"version":1,"last_id_time":5,"deployments":[` + goodDep + `],"keys":[` + goodKey + `],"idempotency":[` + goodReplay + `]}`,
+		`{"version":1,"deployments":[` + strings.Replace(goodDep, `"live"`, `"failed","error":"x","forced":"building"`, 1) + `]}`,
+		`{"version":1,"idempotency":[` + strings.Replace(goodReplay, `"response":"{}"`, `"issued_key":"key_1"`, 1) + `]}`,
+		"{\n  \"version\": 1,\n  \"keys\": [\n    {\"id\": \"k\u00e9\"}\n  ]\n}\n",
+		"{\"version\":1,\"keys\":[{\"id\":\"\xff\"}]}",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := parseState(data)
+		if err != nil {
+			var se *stateError
+			if !errors.As(err, &se) {
+				t.Fatalf("a refusal without a position: %v", err)
+			}
+			if lines := bytes.Count(data, []byte("\n")) + 1; se.line < 1 || se.line > lines || se.col < 1 {
+				t.Fatalf("position %d:%d outside %d lines: %v", se.line, se.col, lines, err)
+			}
+			return
+		}
+		out, err := encodeState(st)
+		if err != nil {
+			t.Fatalf("accepted but cannot be written: %v", err)
+		}
+		back, err := parseState(out)
+		if err != nil {
+			t.Fatalf("written but cannot be read: %v\n%s", err, out)
+		}
+		if diff := cmp.Diff(st, back); diff != "" {
+			t.Fatalf("read back differently (-first +second):\n%s", diff)
 		}
 	})
 }

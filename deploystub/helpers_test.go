@@ -78,6 +78,7 @@ func newHarness(t testing.TB, opts Options) *harness {
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
 	}
+	t.Cleanup(func() { srv.Close() })
 	h.srv = srv
 	h.ts = newCheckedServer(t, srv)
 	return h

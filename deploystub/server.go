@@ -83,10 +83,14 @@ type Options struct {
 	// the request arrived on, which is what a client can reach.
 	BaseURL string
 
-	// StateFile, when set, keeps deployments and key hashes across
-	// restarts: it is read by NewServer and rewritten atomically (temporary
-	// file, then rename) after every change. Secrets and env values are
-	// never written to it.
+	// StateFile, when set, keeps deployments, key hashes and
+	// Idempotency-Key replays across restarts: it is read by NewServer and
+	// rewritten atomically (temporary file, synced, then renamed) after
+	// every change, before the change is answered. A symbolic link is
+	// followed and its target rewritten. NewServer refuses a read-only or
+	// damaged file, and one another process holds (ErrStateFileInUse); in
+	// one process a new Server takes the file over from an older one.
+	// Close releases it. Secrets and env values are never written to it.
 	StateFile string
 
 	// RateLimit is the number of requests per second each key may make on
@@ -107,7 +111,9 @@ type Server struct {
 	delay     time.Duration
 	build     func(string) error
 	baseURL   string
-	stateFile string
+	stateName string     // the state file as given, for messages
+	stateFile string     // the file it names, past symbolic links
+	lock      *stateLock // nil without a state file
 	log       *slog.Logger
 	mux       *http.ServeMux
 	limiter   *limiter // nil without a rate limit
@@ -123,18 +129,18 @@ type Server struct {
 }
 
 // NewServer returns a Server configured by opts. It fails on an invalid
-// option (the error wraps ErrInvalidOption) or an unreadable, corrupt or
-// unwritable state file.
+// option (the error wraps ErrInvalidOption; so does a read-only state
+// file), a state file another process holds (ErrStateFileInUse), or an
+// unreadable, damaged or unwritable one.
 func NewServer(opts Options) (*Server, error) {
 	s := &Server{
-		rootKey:   opts.RootKey,
-		clock:     opts.Clock,
-		delay:     opts.BuildDelay,
-		build:     opts.Build,
-		stateFile: opts.StateFile,
-		log:       opts.Logger,
-		deps:      map[string]*deployment{},
-		keys:      map[[32]byte]*apiKey{},
+		rootKey: opts.RootKey,
+		clock:   opts.Clock,
+		delay:   opts.BuildDelay,
+		build:   opts.Build,
+		log:     opts.Logger,
+		deps:    map[string]*deployment{},
+		keys:    map[[32]byte]*apiKey{},
 	}
 	if s.rootKey == "" {
 		s.rootKey = newSecret()
@@ -167,12 +173,8 @@ func NewServer(opts Options) (*Server, error) {
 		s.limiter = newLimiter(opts.RateLimit)
 	}
 	s.keys[hashSecret(s.rootKey)] = &apiKey{id: rootKeyID, name: "root", scopes: allScopes, hash: hashSecret(s.rootKey)}
-	if s.stateFile != "" {
-		if err := s.loadState(); err != nil {
-			return nil, err
-		}
-		// Writing now finds an unwritable path at start, not at the first POST.
-		if err := s.persistLocked(); err != nil {
+	if opts.StateFile != "" {
+		if err := s.openState(opts.StateFile); err != nil {
 			return nil, err
 		}
 	}
@@ -418,7 +420,8 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request, key *apiKey, 
 		s.writeError(w, errInvalid("Idempotency-Key", "Idempotency-Key must be sent once, as 1 to 255 printable ASCII characters."))
 		return
 	}
-	entry, replay, e := s.idemBegin(key.id+"\x00"+ik[0], fingerprint(r, body))
+	ikey := newIdemKey(key.id, ik[0])
+	entry, replay, e := s.idemBegin(ikey, fingerprint(r, body))
 	if e != nil {
 		s.writeError(w, e)
 		return
@@ -431,9 +434,10 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request, key *apiKey, 
 	done := false
 	defer func() {
 		if !done {
-			s.idemAbandon(key.id+"\x00"+ik[0], entry)
+			s.idemAbandon(ikey, entry)
 		}
 	}()
+	r = r.WithContext(context.WithValue(r.Context(), idemCtxKey{}, &idemClaim{ikey, entry}))
 	v, e := h(r, key, body)
 	if e != nil {
 		s.writeError(w, e)

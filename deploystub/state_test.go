@@ -2,6 +2,8 @@ package deploystub
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,10 +87,24 @@ func TestRestartKeepsState(t *testing.T) {
 	if info.Mode().Perm() != 0o600 {
 		t.Errorf("state file mode %v, want 0600", info.Mode().Perm())
 	}
-	entries, _ := os.ReadDir(filepath.Dir(file))
-	if len(entries) != 1 {
-		t.Errorf("state directory holds %d files, want only the state file (no temporary leftovers)", len(entries))
+	// The state file and its lock; no temporary leftovers.
+	if diff := cmp.Diff([]string{"state.json", "state.json.lock"}, dirNames(t, filepath.Dir(file))); diff != "" {
+		t.Errorf("state directory (-want +got):\n%s", diff)
 	}
+}
+
+// dirNames lists the names in dir, sorted.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
 }
 
 // TestStateFileIsAlwaysWhole reads the state file while it is rewritten:
@@ -187,43 +203,112 @@ func TestUnwritableStateFile(t *testing.T) {
 	}
 }
 
+// Pieces of hand-written state files.
+const (
+	goodDep    = `{"id":"dep_0000000000001aaaaaaaa","entrypoint":"a.js","created_at":"2025-01-01T00:00:00Z","ready_at":"2025-01-01T00:00:00Z","outcome":"live"}`
+	goodHash   = "abababababababababababababababababababababababababababababababab"
+	goodKey    = `{"id":"key_1","name":"n","scopes":["keys:write"],"sha256":"` + goodHash + `"}`
+	goodReplay = `{"key_id":"key_root","idempotency_key_sha256":"` + goodHash + `","fingerprint":"` + goodHash + `","expires_at":"2999-01-01T00:00:00Z","response":"{}"}`
+)
+
+// TestBadStateFile gives damaged and hand-edited state files: each is
+// refused with its line and column, is not an option error (exit status
+// 1, not 2), and is left as it was.
 func TestBadStateFile(t *testing.T) {
 	dir := t.TempDir()
-	goodKey := `{"id":"key_1","name":"n","scopes":["keys:write"],"sha256":"` + strings.Repeat("ab", 32) + `"}`
-	goodDep := `{"id":"dep_0000000000001aaaaaaaa","entrypoint":"a.js","created_at":"2025-01-01T00:00:00Z","ready_at":"2025-01-01T00:00:00Z","outcome":"live"}`
+	// A state file as the stub writes it, then edited by hand.
+	written := "{\n  \"version\": 1,\n  \"deployments\": [\n    " + goodDep + ",\n    " +
+		strings.Replace(goodDep, "1aaaa", "2aaaa", 1) + "\n  ],\n  \"keys\": []\n}\n"
+	replay := func(from, to string) string {
+		return `{"version":1,"idempotency":[` + strings.Replace(goodReplay, from, to, 1) + `]}`
+	}
 	tests := []struct{ name, content, want string }{
-		{"not JSON", "{", "unexpected EOF"},
-		{"other version", `{"version":2}`, "version 2, want 1"},
-		{"unknown field", `{"version":1,"secrets":[]}`, `unknown field "secrets"`},
-		{"bad deployment id", `{"version":1,"deployments":[{"id":"x","outcome":"live"}]}`, "bad or repeated deployment id"},
-		{"repeated deployment", `{"version":1,"deployments":[` + goodDep + `,` + goodDep + `]}`, "bad or repeated deployment id"},
-		{"bad outcome", `{"version":1,"deployments":[{"id":"dep_0000000000001aaaaaaaa","outcome":"building"}]}`, "bad status"},
-		{"bad hash", `{"version":1,"keys":[{"id":"key_1","sha256":"zz"}]}`, "bad id or hash"},
-		{"bad scope", `{"version":1,"keys":[{"id":"key_1","scopes":["root"],"sha256":"` + strings.Repeat("ab", 32) + `"}]}`, `unknown scope "root"`},
-		{"repeated key", `{"version":1,"keys":[` + goodKey + `,` + goodKey + `]}`, "repeated hash"},
+		{"truncated", "{", "1:2: unexpected end of JSON input"},
+		{"not JSON", "version: 1", "1:1: invalid character 'v' looking for beginning of value"},
+		{"trailing data", `{"version":1} {}`, "1:15: invalid character '{' after top-level value"},
+		{"not UTF-8", "{\"version\":1,\n\"keys\":[{\"id\":\"k\xff\"}]}", "2:17: not valid UTF-8"},
+		{"not an object", "[1]", "1:1: the state file must be a JSON object"},
+		{"unknown field", `{"version":1,"secrets":[]}`, `1:14: unknown field "secrets"`},
+		{"field twice", `{"version":1,"keys":[],"keys":[]}`, `1:24: field "keys" appears twice`},
+		{"newer version", `{"version":2}`, "1:12: version 2, want 1: written by a newer deploystub, which this one neither reads nor overwrites"},
+		{"newer version, new fields", `{"tenants":[],"version":7}`, "1:25: version 7, want 1: written by a newer deploystub, which this one neither reads nor overwrites"},
+		{"version 0", `{"version":0}`, "1:12: version 0, want 1"},
+		{"no version", `{}`, "1:1: no version, want 1"},
+		{"version a string", `{"version":"1"}`, "1:12: version: json: cannot unmarshal string into Go value of type int"},
+		{"negative last id time", `{"version":1,"last_id_time":-1}`, "1:29: last_id_time: json: cannot unmarshal number -1 into Go value of type uint64"},
+		{"deployments not a list", `{"version":1,"deployments":{}}`, "1:28: deployments must be a list"},
+		{"bad deployment id", strings.Replace(written, "dep_0000000000002", "dep_x", 1), "5:5: bad or repeated deployment id"},
+		{"repeated deployment", strings.Replace(written, "2aaaa", "1aaaa", 1), "5:5: bad or repeated deployment id"},
+		{"null deployment", `{"version":1,"deployments":[null]}`, "1:29: bad or repeated deployment id"},
+		{"bad outcome", strings.Replace(written, `"live"}`, `"building"}`, 1), "4:5: deployment dep_0000000000001aaaaaaaa: bad status"},
+		{"deployment with an unknown field", `{"version":1,"deployments":[{"colour":"red"}]}`, `1:29: deployment: json: unknown field "colour"`},
+		{"bad created_at", strings.Replace(written, `"2025-01-01T00:00:00Z"`, `"yesterday"`, 1), `4:5: deployment: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`},
+		{"bad hash", `{"version":1,"keys":[{"id":"key_1","sha256":"zz"}]}`, `1:22: key "key_1": bad id or hash`},
+		{"root key id", `{"version":1,"keys":[` + strings.Replace(goodKey, "key_1", "key_root", 1) + `]}`, `1:22: key "key_root": bad id or hash`},
+		{"bad scope", `{"version":1,"keys":[{"id":"key_1","scopes":["root"],"sha256":"` + goodHash + `"}]}`, `1:22: key key_1: unknown scope "root"`},
+		{"repeated key", `{"version":1,"keys":[` + goodKey + `,` + goodKey + `]}`, fmt.Sprintf("1:%d: key key_1: repeated hash", len(`{"version":1,"keys":[`+goodKey+`,`)+1)},
+		{"replay without key id", replay(`"key_id":"key_root"`, `"key_id":""`), "1:29: idempotency record: no key_id"},
+		{"replay with a short hash", replay(`"fingerprint":"ab`, `"fingerprint":"`), "1:29: idempotency record: idempotency_key_sha256 and fingerprint must be 64 hexadecimal digits"},
+		{"replay without expiry", replay(`,"expires_at":"2999-01-01T00:00:00Z"`, ``), "1:29: idempotency record: no expires_at"},
+		{"replay without response", replay(`,"response":"{}"`, ``), "1:29: idempotency record: exactly one of response and issued_key is needed"},
+		{"replay with both", replay(`"response":"{}"`, `"response":"{}","issued_key":"key_1"`), "1:29: idempotency record: exactly one of response and issued_key is needed"},
+		{"replay not JSON", replay(`"response":"{}"`, `"response":"{"`), "1:29: idempotency record: response is not JSON"},
+		{"replay with a secret field", replay(`"response":"{}"`, `"response":"{}","secret":"x"`), `1:29: idempotency record: json: unknown field "secret"`},
+		{"replay repeated", `{"version":1,"idempotency":[` + goodReplay + `,` + goodReplay + `]}`, fmt.Sprintf("1:%d: idempotency record: repeated for one key", len(`{"version":1,"idempotency":[`+goodReplay+`,`)+1)},
 	}
 	for _, tt := range tests {
-		file := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-		if err := os.WriteFile(file, []byte(tt.content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		_, err := NewServer(Options{StateFile: file})
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: NewServer error %v, want one with %q", tt.name, err, tt.want)
-		}
-		// A state file that cannot be read is left alone, not overwritten.
-		if data, _ := os.ReadFile(file); string(data) != tt.content {
-			t.Errorf("%s: the bad state file was changed", tt.name)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
+			if err := os.WriteFile(file, []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := NewServer(Options{StateFile: file})
+			if err == nil {
+				t.Fatal("NewServer accepted it")
+			}
+			if diff := cmp.Diff("deploystub: state file "+file+":"+tt.want, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if errors.Is(err, ErrInvalidOption) {
+				t.Errorf("a damaged state file is not an invalid option: %v", err)
+			}
+			// A state file that cannot be read is left alone, not overwritten.
+			if data, _ := os.ReadFile(file); string(data) != tt.content {
+				t.Errorf("the bad state file was changed")
+			}
+		})
 	}
-	// The good pieces load.
-	file := filepath.Join(dir, "good.json")
-	os.WriteFile(file, []byte(`{"version":1,"last_id_time":0,"deployments":[`+goodDep+`],"keys":[`+goodKey+`]}`), 0o600)
-	srv, err := NewServer(Options{StateFile: file})
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestGoodStateFile loads hand-written state files, old and new.
+func TestGoodStateFile(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, content       string
+		deps, keys, replays int // keys counts the root key
+		lastIDTime          uint64
+	}{
+		{"empty file", "", 0, 1, 0, 0},
+		{"version only", `{"version":1}`, 0, 1, 0, 0},
+		{"null lists", `{"version":1,"deployments":null,"keys":null,"idempotency":null}`, 0, 1, 0, 0},
+		{"before Idempotency-Keys were kept", `{"version":1,"last_id_time":0,"deployments":[` + goodDep + `],"keys":[` + goodKey + `]}`, 1, 2, 0, 1},
+		{"everything", `{"idempotency":[` + goodReplay + `],"keys":[` + goodKey + `],"deployments":[` + goodDep + `],"version":1}`, 1, 2, 1, 1},
+		{"expired replay dropped", `{"version":1,"idempotency":[` + strings.Replace(goodReplay, "2999", "2001", 1) + `]}`, 0, 1, 0, 0},
 	}
-	if len(srv.deps) != 1 || len(srv.keys) != 2 || srv.lastIDTime != 1 {
-		t.Errorf("loaded %d deployments, %d keys, last id time %d; want 1, 2 (with root), 1", len(srv.deps), len(srv.keys), srv.lastIDTime)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
+			os.WriteFile(file, []byte(tt.content), 0o600)
+			srv, err := NewServer(Options{StateFile: file})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			got := [4]uint64{uint64(len(srv.deps)), uint64(len(srv.keys)), uint64(len(srv.idem.entries)), srv.lastIDTime}
+			want := [4]uint64{uint64(tt.deps), uint64(tt.keys), uint64(tt.replays), tt.lastIDTime}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("deployments, keys, replays, last id time (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

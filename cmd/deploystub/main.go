@@ -12,7 +12,9 @@
 //
 // It listens on loopback by default and prints "deploystub listening on
 // <url>" to standard output once it accepts connections. SIGINT or SIGTERM
-// stop it gracefully.
+// stop it gracefully. A mistake in a flag or variable, a read-only state
+// file among them, exits with status 2 before listening; a state file that
+// another stub holds or that does not parse, with status 1.
 package main
 
 import (
@@ -82,7 +84,7 @@ func parseArgs(args []string, stderr io.Writer, getenv func(string) string) (con
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8787", "`address` to listen on (loopback unless you mean otherwise)")
 	fs.StringVar(&c.rootKey, "root-key", "", "root `key` with every scope, used exactly as given: at least 20 printable ASCII characters (default: a new random key, printed once)")
-	fs.StringVar(&c.stateFile, "state-file", "", "`file` keeping deployments and key hashes across restarts (default: memory only)")
+	fs.StringVar(&c.stateFile, "state-file", "", "`file` keeping deployments, key hashes and Idempotency-Keys across restarts, locked while the stub runs (default: memory only)")
 	fs.DurationVar(&c.buildDelay, "build-delay", 2*time.Second, "how long a new deployment stays building")
 	fs.StringVar(&c.publicURL, "public-url", "", "base `URL` of deployment URLs (default: the address a request arrived on)")
 	fs.Float64Var(&c.rateLimit, "rate-limit", 0, "requests per second per key, 0 for no limit")
@@ -142,6 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err != nil {
 		return err
 	}
+	defer srv.Close() // the state file's lock; dying releases it too
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err

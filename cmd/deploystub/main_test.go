@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,6 +188,10 @@ func TestUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer busy.Close()
+	dir := t.TempDir()
+	readOnly, damaged := filepath.Join(dir, "read-only.json"), filepath.Join(dir, "damaged.json")
+	os.WriteFile(readOnly, []byte(`{"version":1}`), 0o400)
+	os.WriteFile(damaged, []byte("{\n  \"version\": 1,\n  \"deployments\": [\n"), 0o600)
 	tests := []struct {
 		name   string
 		args   []string
@@ -204,6 +209,9 @@ func TestUsage(t *testing.T) {
 		{"help", []string{"-h"}, nil, 0, "DEPLOYSTUB_<NAME>"},
 		{"address in use", []string{"-addr", busy.Addr().String()}, nil, 1, "address already in use"},
 		{"bad state file", []string{"-state-file", "/nonexistent-deploystub-dir/s.json"}, nil, 1, "no such file or directory"},
+		{"read-only state file", []string{"-state-file", readOnly}, nil, 2, "state file " + readOnly + " is read-only"},
+		{"state file a folder", nil, map[string]string{"DEPLOYSTUB_STATE_FILE": dir}, 2, "state file " + dir + " is not a regular file but a folder"},
+		{"damaged state file", []string{"-state-file", damaged}, nil, 1, "state file " + damaged + ":4:1: unexpected end of JSON input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,6 +238,8 @@ func TestUsage(t *testing.T) {
 // TestErrorMessages pins whole messages: each printed once, with the
 // program's name once.
 func TestErrorMessages(t *testing.T) {
+	readOnly := filepath.Join(t.TempDir(), "state.json")
+	os.WriteFile(readOnly, []byte(`{"version":1}`), 0o444)
 	for _, tt := range []struct {
 		args []string
 		env  map[string]string
@@ -239,6 +249,7 @@ func TestErrorMessages(t *testing.T) {
 		{[]string{"-root-key", "short"}, nil, "deploystub: invalid option: the root key must have at least 20 characters\n"},
 		{nil, map[string]string{"DEPLOYSTUB_ROOT_KEY": "has a space 0123456789"}, "deploystub: invalid option: the root key must be printable ASCII without spaces\n"},
 		{nil, map[string]string{"DEPLOYSTUB_BUILD_DELAY": "abc"}, `deploystub: DEPLOYSTUB_BUILD_DELAY="abc": parse error` + "\n"},
+		{[]string{"-state-file", readOnly}, nil, "deploystub: invalid option: state file " + readOnly + " is read-only (mode -r--r--r--): the stub rewrites it after every change; make it writable or choose another file\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := exitCode(run(context.Background(), tt.args, &stdout, &stderr, envOf(tt.env)), &stderr)
@@ -289,5 +300,41 @@ func TestListenURL(t *testing.T) {
 		if got := listenURL(tt.addr); got != tt.want {
 			t.Errorf("listenURL(%v) = %q, want %q", tt.addr, got, tt.want)
 		}
+	}
+}
+
+// post sends a POST with an Idempotency-Key and returns the status, the
+// Idempotent-Replayed header and the body.
+func post(t *testing.T, url, key, body, idemKey string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", idemKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Idempotent-Replayed"), string(data)
+}
+
+// TestIdempotencyKeyAcrossRestart stops the stub and starts it again on its
+// state file: the retried POST is replayed, not run twice.
+func TestIdempotencyKeyAcrossRestart(t *testing.T) {
+	args := []string{"-addr", "127.0.0.1:0", "-root-key", rootKey, "-state-file", filepath.Join(t.TempDir(), "state.json")}
+	const body = `{"entrypoint":"index.js"}`
+	s := start(t, args, nil)
+	status, _, first := post(t, s.url+"/v2/deployments", rootKey, body, "deploy-1")
+	if err := s.stop(); err != nil || status != 200 {
+		t.Fatalf("first POST: %d %s; stop: %v", status, first, err)
+	}
+	s = start(t, args, nil)
+	status, replayed, again := post(t, s.url+"/v2/deployments", rootKey, body, "deploy-1")
+	_, list := call(t, "GET", s.url+"/v2/deployments", rootKey, "")
+	got := []any{status, replayed, again, len(list["data"].([]any))}
+	if diff := cmp.Diff([]any{200, "true", first, 1}, got); diff != "" {
+		t.Errorf("status, Idempotent-Replayed, body, deployments after the restart (-want +got):\n%s", diff)
 	}
 }

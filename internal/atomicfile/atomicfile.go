@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write replaces name with data, with permissions perm.
@@ -45,7 +46,7 @@ var syncFile = (*os.File).Sync
 
 func replace(name string, perm fs.FileMode, write func(io.Writer) error, durable bool) (err error) {
 	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	f, err := os.CreateTemp(dir, tempPrefix(name)+"*")
 	if err != nil {
 		return err
 	}
@@ -83,4 +84,26 @@ func replace(name string, perm fs.FileMode, write func(io.Writer) error, durable
 		}
 	}
 	return nil
+}
+
+// tempPrefix starts the name of every temporary file written for name.
+func tempPrefix(name string) string { return "." + filepath.Base(name) + ".tmp-" }
+
+// RemoveTemps removes the temporary files that a Write, WriteFunc or
+// Replace of name left beside it when its process was killed before the
+// rename, so that crashes do not fill the folder. Call it only while
+// nothing else writes name, such as under a lock.
+func RemoveTemps(name string) error {
+	dir := filepath.Dir(name)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix(name)) && e.Type().IsRegular() {
+			errs = append(errs, os.Remove(filepath.Join(dir, e.Name())))
+		}
+	}
+	return errors.Join(errs...)
 }

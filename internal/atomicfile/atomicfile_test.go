@@ -109,6 +109,42 @@ func TestSyncs(t *testing.T) {
 	}
 }
 
+// TestRemoveTemps leaves what a killed write left beside a file, and files
+// that only look alike, then removes the leftovers and nothing else.
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "state.json")
+	if err := Write(name, []byte("kept"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []string{
+		".state.json.tmp-123", ".state.json.tmp-", // left by killed writes
+		"state.json.lock", ".state.json.tmp", ".other.json.tmp-1", "state.json.tmp-1", // not
+	} {
+		if err := os.WriteFile(filepath.Join(dir, other), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".state.json.tmp-dir"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveTemps(name); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	want := []string{".other.json.tmp-1", ".state.json.tmp", ".state.json.tmp-dir", "state.json", "state.json.lock", "state.json.tmp-1"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("folder after RemoveTemps (-want +got):\n%s", diff)
+	}
+	if err := RemoveTemps(filepath.Join(dir, "missing", "x")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("RemoveTemps in a missing folder: %v", err)
+	}
+}
+
 func TestWriteMissingDir(t *testing.T) {
 	err := Write(filepath.Join(t.TempDir(), "no", "such"), []byte("x"), 0o600)
 	if !errors.Is(err, fs.ErrNotExist) {
