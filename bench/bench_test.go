@@ -530,7 +530,7 @@ func TestMain(m *testing.M) {
 
 // TestTimedCPU checks that timed tells CPU time from wall time: a command
 // that sleeps 0.3 s takes next to no CPU, one that counts to 600,000 takes
-// much more (0.6 s here). The wall time also holds the start of the
+// much more. The wall time also holds the start of the
 // measuring copy of the program, slow under -race.
 func TestTimedCPU(t *testing.T) {
 	sh, err := exec.LookPath("sh")

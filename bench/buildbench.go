@@ -64,7 +64,7 @@ func baseTree(modules, dir string, only map[string]bool) ([]string, string, erro
 // linkedTree makes dir a source folder of copies × the logos of base:
 // the first copy under each slug, copy k under <slug>-xk, every file a hard
 // link into base (the copies are the same logos under other slugs), so
-// that 104,100 logos take seconds, not minutes. It reuses dir when its
+// that even many copies take seconds, not minutes. It reuses dir when its
 // stamp says it was made from the same base.
 func linkedTree(ctx context.Context, base, dir string, slugs []string, digest string, copies int) error {
 	stamp := fmt.Sprintf("%s x%d", digest, copies)
@@ -159,8 +159,10 @@ func warmTree(ctx context.Context, dir string, logos int) error {
 	return nil
 }
 
-// A stamp is the file <dir>.stamp beside a generated tree, naming what the
-// tree holds; it is removed before the tree changes and written after.
+// readStamp returns the stamp of dir, or "" when dir or its stamp is
+// missing. A stamp is the file <dir>.stamp beside a generated tree, naming
+// what the tree holds; it is removed before the tree changes and written
+// after.
 func readStamp(dir string) string {
 	data, _ := os.ReadFile(dir + ".stamp")
 	if _, err := os.Stat(dir); err != nil {
@@ -413,7 +415,7 @@ func (t *trash) remove() {
 
 // build times one build of src into out after a write-back of what came
 // before, as every timed run: the no-op and one-change rebuilds run right
-// after a cp -r or a clean build of 18,490 files.
+// after a cp -r or a clean build of the whole tree.
 func (b *builder) build(ctx context.Context, st *stage, label string, env []string, src, out string) (run, error) {
 	writeBack()
 	return timed(ctx, st, label, env, b.limit, b.bin, "build", "-src", src, "-out", out, "-base-url", benchBaseURL)

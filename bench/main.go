@@ -177,7 +177,7 @@ func measure(ctx context.Context, cfg config, res *Results, save func(string)) e
 	}
 	save("setup")
 
-	// Bytes first: they take a minute and matter most.
+	// Bytes first: they are quick and matter most.
 	var corpora []*corpus
 	for _, spec := range corpusSpecs {
 		if !cfg.corpora[spec.Name] {
@@ -191,7 +191,7 @@ func measure(ctx context.Context, cfg config, res *Results, save func(string)) e
 			return err
 		}
 		// SVGO's time matters on simple-icons; one run of the others saves
-		// half a minute. On a sample, Node's start takes most of its time.
+		// time. On a sample, Node's start takes most of its time.
 		svgoRuns := cfg.runs
 		if c.Name != "simple-icons" || cfg.sample > 0 {
 			svgoRuns = 1

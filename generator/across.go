@@ -116,11 +116,11 @@ func (b *build) checkClashes() error {
 // how many names each gives.
 func mayClash(n int, each func(fn func(name string)) error) (bool, error) {
 	// Sorted lists of the hashes, not sets, and a share of them in each
-	// pass (dupes.Passes): maps took 10 MB for the 554,413 names of
-	// 104,100 logos, the most the end of that build held, and one list
-	// 4.4 MB. A folder is listed once with its parents, and not again
-	// while it is among the last few listed: the names of a logo share
-	// theirs, and most logos the shared ones (logos, api/logos).
+	// pass (dupes.Passes): for a large collection a map of every name
+	// would be the most memory the end of the build holds, and a list of
+	// them all half of that. A folder is listed once with its parents, and
+	// not again while it is among the last few listed: the names of a logo
+	// share theirs, and most logos the shared ones (logos, api/logos).
 	seed := maphash.MakeSeed()
 	return dupes.Passes(n, func(mine func(uint64) bool, size int) (bool, error) {
 		names := make([]uint64, 0, size) // no list grown by doubling

@@ -116,10 +116,10 @@ func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 	if cached {
 		// The first build above made the cache and the second the
 		// standby tree; each build below is a rebuild that exchanges the
-		// standby, a fraction of either (in `make bench`, 0.16 s against
-		// 0.68 and 2.96 s), so kills timed by them mostly came after the
-		// build had finished: 8 to 11 of 40 hit one, against the 10 the
-		// check below asks. Time one such rebuild instead.
+		// standby, which takes a fraction of the time of either, so kills
+		// timed by them would mostly come after the build had finished,
+		// and too few would hit one for the check below. Time one such
+		// rebuild instead.
 		start := time.Now()
 		if out, err := commandFor(t, dir, "build", "-src", src, "-out", "dist", "-base-url", bases[0]).CombinedOutput(); err != nil {
 			t.Fatalf("build: %v\n%s", err, out)

@@ -809,8 +809,8 @@ func gzipSize(t *testing.T, name string) int {
 }
 
 // build5000 writes the gallery of 5,000 synthetic logos, rendered by the
-// real renderer (render.Gallery: a whole build of that many logos takes a
-// minute under the race detector), and their icons, into a temporary
+// real renderer (render.Gallery: a whole build of that many logos is slow
+// under the race detector), and their icons, into a temporary
 // folder; it returns the folder and the size of index.html.
 func build5000(t *testing.T) (string, int) {
 	t.Helper()

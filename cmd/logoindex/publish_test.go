@@ -67,7 +67,7 @@ func TestPublishBuildsProgram(t *testing.T) {
 		t.Fatalf("build: %s", stderr)
 	}
 	// go and the C compiler (without it go turns cgo off and compiles
-	// everything anew: two minutes), and no logoindex-publish.
+	// everything anew, which is slow), and no logoindex-publish.
 	path := []string{filepath.Dir(goTool)}
 	if cc, err := exec.LookPath("gcc"); err == nil {
 		path = append(path, filepath.Dir(cc))

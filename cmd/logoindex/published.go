@@ -14,8 +14,8 @@ import (
 	"logoindex/internal/cli"
 )
 
-// maxIndexSize bounds the published index check -published reads: the
-// index of 100,000 logos is about 40 MB.
+// maxIndexSize bounds the published index check -published reads, with
+// room to spare for the index of a very large collection.
 const maxIndexSize = 256 << 20
 
 // publishedSlugs reads the logos a published index names, live or

@@ -102,8 +102,8 @@ func otherDeclaration(o *source.Logo) *Declaration {
 func checkComponents(logos []*Declaration, used map[string]bool, suffixes []string) problem.List {
 	suffixes = orNoSuffix(suffixes)
 	// declared holds the names any logo declares, for suggestions: made
-	// at the first clash, since most builds have none (it was half of this
-	// check's 8 ms in a no-op build of 3,470 logos).
+	// at the first clash, since most builds have none and making it would
+	// be much of this check's time in a no-op build.
 	var declared map[string]bool
 	free := func(c string) bool {
 		for _, x := range suffixes {
@@ -189,8 +189,8 @@ func mayShareComponent(n int, decls Declarations, used map[string]bool, suffixes
 	seed := maphash.MakeSeed()
 	n *= len(suffixes)
 	// A sorted list of the hashes of a share of the names in each pass,
-	// as mayClash: a set of them all was the most a clean build of
-	// 104,100 logos held, 7.5 MB.
+	// as mayClash: a set of them all would be the most memory a clean
+	// build of a large collection holds.
 	return dupes.Passes(n, func(mine func(uint64) bool, size int) (bool, error) {
 		seen := make([]uint64, 0, size)
 		var name []byte // a declared name, reused

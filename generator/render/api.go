@@ -164,8 +164,8 @@ func marshal(v any) ([]byte, error) { return newJSONEncoder("", "").encode(v) }
 
 // writeJSONList writes v as encodeJSON does, with its last field, a list
 // that v holds empty, filled with the values items gives to yield, in
-// order: one item at a time, so that a list of 100,000 logos (64 MB of
-// JSON) is never in memory whole, nor copied each time its buffer grows.
+// order: one item at a time, so that the list of a large collection is
+// never in memory whole, nor copied each time its buffer grows.
 // The list must be a field of the top-level object, as Index.Logos and
 // Registry.Items are. An error of items, or of yield, ends the writing.
 func writeJSONList(w io.Writer, v any, items func(yield func(any) error) error, indent string) error {

@@ -83,7 +83,7 @@ func Summarize(l *check.Logo) *Summary {
 
 // variantLists holds one copy of each list of variant names a build has
 // seen, which no one changes: a collection has a handful of them, and a
-// list for each logo's summary was 1.1 MB at 13,880 logos.
+// list for each logo's summary would add up in a large collection.
 var variantLists sync.Map // the names joined by spaces -> []string
 
 // sharedVariants returns the shared copy of names, when they are known
@@ -153,7 +153,7 @@ func (r *Renderer) card(slug, name, hex string, categories, variants []string) L
 
 // detailJSON returns d as marshal writes it (TestDetailJSON and
 // FuzzDetailJSON hold the two equal), by hand as indexEntry writes an
-// entry of the index: encoding/json took 40 µs a logo, most of it checking
+// entry of the index, as encoding/json is slow here, mostly in checking
 // and compacting what VariantURLs and VariantFiles marshal. It reports
 // false, for marshal, when a map has a key that is not a variant.
 func detailJSON(d *LogoDetail) ([]byte, bool) {
@@ -251,8 +251,8 @@ func newEntryWriter(base string) *entryWriter {
 // indexEntry returns the index's entry for l as encoding/json writes IndexLogo
 // (TestIndexWriter and FuzzIndexWriter hold the two equal), without the
 // map of URLs, the reflection and the copies through
-// VariantURLs.MarshalJSON: the allocations alone, faults on new memory,
-// were most of the index's 39 ms for 3,470 logos. Strings with anything
+// VariantURLs.MarshalJSON, whose allocations and faults on new memory
+// would be most of the time the index takes. Strings with anything
 // but printable ASCII go through encoding/json itself. The entry is good
 // until the next call. It reports false for a logo it leaves to
 // encoding/json: variants that are not distinct known ones (a list a
@@ -351,8 +351,8 @@ type Collection struct {
 // large collection these files are tens of megabytes each, and a streamed
 // build writes each as it is made, without holding it whole. The files of
 // every logo (the gallery, the index, the registry's index, the sitemaps)
-// are made each on a goroutine of its own: one after another they took
-// 11 to 17 ms of a rebuild's 57 to 77 after a name edit (3,470 logos).
+// are made each on a goroutine of its own, because one after another they
+// would be a large part of a rebuild after a name edit.
 // emit must be safe for concurrent use, and the order of its calls is not
 // fixed.
 func (r *Renderer) CollectionFiles(c Collection, emit func(name string, write func(io.Writer) error) error) error {

@@ -93,7 +93,7 @@ type registryRenderer struct {
 	component *template.Template
 	base      string // without a trailing slash
 	// skeletons, with the embedded template, of the components by shape
-	// (skeleton.go): a text/template's reflection took 130 µs a logo.
+	// (skeleton.go), as a text/template's reflection for each logo is slow.
 	skeletons *skeletonSet
 }
 
@@ -152,18 +152,18 @@ func (r *registryRenderer) index(w io.Writer, logos *Summaries) error {
 // registryEntry returns the item the function registryEntry gives for l,
 // as writeJSONList writes it in the index, indented two spaces at the
 // depth of an item (TestRegistryWriter and FuzzRegistryWriter hold the
-// two equal), by hand as indexEntry writes the index's entries:
-// encoding/json took 31 ms for 3,470 logos. The entry is good until the
-// next call.
+// two equal), by hand as indexEntry writes the index's entries, as
+// encoding/json is much slower for the many entries. The entry is good
+// until the next call.
 func (w *entryWriter) registryEntry(l *Summary) preEncoded {
 	return w.registryItem(l, "\n      ", "", nil)
 }
 
 // registryItem writes the item registryEntry gives for l, with schema and
 // content, whose fields are each on a line that starts with nl: at the
-// depth of an item in the index, or at the top of an item's own file.
-// encoding/json took 110 µs an item file, to indent the whole of it again
-// after writing it.
+// depth of an item in the index, or at the top of an item's own file,
+// rather than through encoding/json, which would indent the whole of an
+// item file again after writing it.
 func (w *entryWriter) registryItem(l *Summary, nl, schema string, content []byte) preEncoded {
 	b, enc := w.buf[:0], w.enc
 	b = append(b, '{')

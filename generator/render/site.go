@@ -82,8 +82,8 @@ type galleryData struct {
 	pageData
 	Total      int
 	Categories []IndexCategory
-	// Cards gives each logo's card as the template ranges over it: a
-	// list of them all was 26 MB at 104,100 logos.
+	// Cards gives each logo's card as the template ranges over it, so
+	// that a large collection's cards are never all in memory.
 	Cards    iter.Seq[cardView]
 	IndexURL string // {base}/api/logos.json, shown to users
 }
@@ -326,9 +326,8 @@ func (r *siteRenderer) pageTo(w io.Writer, name, tmplName string, data any) erro
 
 // pageBuffer holds a page as its template writes it, in blocks, until the
 // minifier takes it whole (the HTML lexer reads one slice): a
-// bytes.Buffer grows by doubling, and held up to three times the 4 MB of
-// the gallery of 13,880 logos as it grew; this holds it twice, as Bytes
-// joins the blocks.
+// bytes.Buffer grows by doubling, and can hold up to three times the page
+// as it grows; this holds it twice, as Bytes joins the blocks.
 type pageBuffer struct {
 	blocks [][]byte
 	n      int
@@ -390,7 +389,7 @@ func (r *siteRenderer) gallery(cats []IndexCategory, logos *Summaries) (File, er
 const galleryFile = "index.html"
 
 // galleryTo writes the gallery to w: a streamed build writes it into its
-// file, never whole in memory (3 MB for 13,880 logos).
+// file, so that a large gallery is never whole in memory.
 func (r *siteRenderer) galleryTo(w io.Writer, cats []IndexCategory, logos *Summaries) error {
 	n := logos.len()
 	gd := galleryData{
@@ -448,9 +447,9 @@ var galleryPiece = 64 << 10
 
 // pieceMinifier minifies a page in pieces, each cut where the page's
 // template starts a gallery card, so that the page is never whole in
-// memory: the HTML lexer reads its input whole, and the gallery of
-// 104,100 logos is 30 MB raw. The pieces come out as the page whole
-// would, because no decision of the minifier looks across the card's
+// memory: the HTML lexer reads its input whole, and the gallery of a
+// large collection is many megabytes raw. The pieces come out as the page
+// whole would, because no decision of the minifier looks across the card's
 // start: its end tag </li> is dropped whatever follows, the whitespace
 // around it is dropped before a block tag (<li>, </ul>) and at the end of
 // the input alike, and a start tag of a block element sets the minifier's
@@ -601,15 +600,15 @@ func (r *siteRenderer) logoPage(l *check.Logo, d LogoDetail, cats map[string]str
 // sitemaps hands emit the files that list the gallery and every logo page
 // for search engines: one sitemap.xml, or files of sitemapMaxURLs URLs
 // with sitemap.xml as their index. slugs gives the n logos' slugs in
-// order, anew for each file, which is written as they come (7 MB at
-// 104,100 logos, never whole in memory). No <lastmod>: the build writes
-// no dates, so that the same sources give the same bytes.
+// order, anew for each file, which is written as they come, so that a
+// large collection's sitemaps are never whole in memory. No <lastmod>:
+// the build writes no dates, so that the same sources give the same bytes.
 func sitemaps(base string, n int, slugs func(fn func(slug string) error) error, emit func(name string, write func(io.Writer) error) error) error {
 	// urlset writes the URLs lo to hi of the list: the gallery's, then
 	// the logos' pages. Each file reads the slugs anew, up to its last.
 	// The base escaped once, and each path only where it needs it (a
 	// slug never does): xml.EscapeText of each whole URL, a rune at a
-	// time, was most of the sitemap's millisecond in a rebuild.
+	// time, would be most of the sitemap's cost in a rebuild.
 	var escBase bytes.Buffer
 	xml.EscapeText(&escBase, []byte(base+"/"))
 	urlset := func(lo, hi int) func(io.Writer) error {

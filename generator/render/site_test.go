@@ -31,9 +31,10 @@ func siteForTest(t testing.TB) *siteRenderer {
 }
 
 // TestPageBuffer writes pages of many sizes into a pageBuffer, in pieces
-// of many sizes, up to a page of 20 MB (the gallery of 104,100 logos is
-// 30 MB; its blocks once outgrew a shift), and reads each back whole,
-// with the byte of room the HTML lexer wants.
+// of many sizes, up to a page of 20 MB (as large as a big collection's
+// gallery, in far more blocks than the first few, whose size grows by a
+// shift), and reads each back whole, with the byte of room the HTML lexer
+// wants.
 func TestPageBuffer(t *testing.T) {
 	for _, size := range []int{0, 1, 4 << 10, 5000, 300 << 10, 20 << 20} {
 		want := make([]byte, size)

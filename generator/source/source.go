@@ -34,8 +34,8 @@ const (
 	MaxLogoYAMLSize   = 64 << 10
 	MaxCategoriesSize = 1 << 20
 	MaxSlugLen        = 64
-	// LargeSVGSize is where an SVG gets a warning: the largest artwork of
-	// the public packages is 342 KB, and most logos are under 10 KB.
+	// LargeSVGSize is where an SVG gets a warning: it is above the largest
+	// artwork of the public icon packages, and most logos are far smaller.
 	LargeSVGSize = 256 << 10
 )
 
@@ -104,7 +104,7 @@ func (s *Reader) ReadFile(name string, limit int64) ([]byte, error) {
 	return data, err
 }
 
-// selected reports whether the logo slug is checked in full: the patterns
+// Selected reports whether the logo slug is checked in full: the patterns
 // select it, or there are none.
 func (s *Reader) Selected(slug string) bool {
 	if len(s.patterns) == 0 {
@@ -360,7 +360,7 @@ func CheckSlug(name string) string {
 // isSlug reports whether name is a slug, ^[a-z0-9]+(-[a-z0-9]+)*$,
 // without the regexp (TestIsSlug holds the two equal): every
 // build checks every folder name, and a no-op build every name in its
-// cache, 1 µs each by regexp.
+// cache, so the regexp's cost would add up.
 func isSlug(name string) bool {
 	if name == "" || name[0] == '-' || name[len(name)-1] == '-' {
 		return false

@@ -13,9 +13,9 @@ import (
 // done it starts no more calls; the caller checks ctx.Err() to tell a
 // finished loop from a stopped one.
 //
-// The workers take the next index from a counter: a no-op build runs
-// 3,470 calls of a few stats each, and handing each index over a channel
-// cost a wake-up per call.
+// The workers take the next index from a counter: a no-op build runs a
+// call of a few stats for each logo, and handing each index over a
+// channel would cost a wake-up per call.
 func For(ctx context.Context, n, workers int, fn func(i int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

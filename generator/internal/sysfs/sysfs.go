@@ -175,7 +175,7 @@ func ReadToEnd(r io.Reader, size, limit int64) ([]byte, error) {
 
 // readDirBatches lists f in batches, keeping each entry's name and type
 // only: an entry of os holds a whole stat where the folder gives no
-// types, which for a folder of 100,000 logos was megabytes.
+// types, which adds up for a folder of many logos.
 func readDirBatches(f fs.ReadDirFile) ([]fs.DirEntry, error) {
 	var ds []dirent
 	for {
