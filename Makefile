@@ -10,7 +10,7 @@ OUT     ?= dist
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check test tools publish bench corpus fuzz serve stub stub-load clean
+.PHONY: build check test test-short tools publish bench corpus fuzz serve stub stub-load clean
 
 # logoindex runs the command with the arguments $(1), built into a
 # temporary folder rather than with `go run`: a built binary exits with its
@@ -45,19 +45,33 @@ serve:
 # test runs go vet and every test with the race detector. Where npm is
 # installed it first installs the registry tests' pinned Node packages
 # (tests/registry/node_modules, git-ignored; again only when the lock file
-# changes). A test that skips for a missing tool leaves a note (package
-# internal/testskip), and the last line sums the notes up with the command
-# that provides each tool.
+# changes). go build -v names each package as it compiles it, and
+# internal/testprogress prints what go test prints, plus a line naming
+# the running tests whenever 30 s pass without one. A test that skips for
+# a missing tool leaves a note (package internal/testskip), and the last
+# line sums the notes up with the command that provides each tool.
 # PKGS="./generator" tests fewer packages.
 PKGS ?= ./...
 REGISTRY_MODULES := tests/registry/node_modules/.package-lock.json
 test: $(if $(shell command -v npm 2>/dev/null),$(REGISTRY_MODULES))
+	@echo "compiling (go build -v names each package it compiles; none when all are cached)"
+	@$(GO) build -v $(PKGS) && $(GO) build -race -v $(PKGS) && $(GO) build -o /dev/null ./internal/testprogress
 	$(GO) vet $(PKGS)
 	@echo "$(GO) test -race -count=1 -timeout 30m $(PKGS)"
-	@notes=$$(mktemp) && trap 'rm -f "$$notes"' EXIT INT TERM && \
-	LOGOINDEX_SKIP_NOTES="$$notes" $(GO) test -race -count=1 -timeout 30m $(PKGS); status=$$?; \
+	@$(call run_tests,-race -count=1 -timeout 30m $(PKGS))
+
+# test-short runs the quick tests: the pixel, browser and rebuild suites
+# skip under -short.
+test-short:
+	@echo "$(GO) test -short $(PKGS)"
+	@$(call run_tests,-short $(PKGS))
+
+# run_tests runs go test with the arguments $(1) through testprogress,
+# sums up the skip notes, and exits with go test's status.
+run_tests = notes=$$(mktemp) status=$$(mktemp) && trap 'rm -f "$$notes" "$$status"' EXIT INT TERM && \
+	{ LOGOINDEX_SKIP_NOTES="$$notes" $(GO) test -json $(1); echo $$? > "$$status"; } | $(GO) run ./internal/testprogress; \
 	sort -u "$$notes" | awk -F '\t' '$(SKIP_SUMMARY)'; \
-	exit $$status
+	exit $$(cat "$$status")
 
 # SKIP_SUMMARY turns the notes (tool, install command, test; one a line)
 # into one line: "make test: skipped TestA, TestB (no chromium: apt-get
@@ -143,5 +157,7 @@ stub-load:
 	$(GO) build -o "$$tmp/" ./cmd/deploystub ./cmd/deploystub-load && \
 	"$$tmp/deploystub-load" -stub "$$tmp/deploystub" -n 20000 -c 8 -timeout 30s
 
+# clean removes the output, the build's state folder beside it, and the
+# separate state entries older versions kept there.
 clean:
-	rm -rf $(OUT) $(OUT).* .$(OUT)-* .$(OUT).cache .$(OUT).lock test-output
+	rm -rf $(OUT) .$(OUT).logoindex .$(OUT).cache .$(OUT).cache-spare .$(OUT).lock .$(OUT)-standby test-output
