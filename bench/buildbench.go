@@ -455,13 +455,62 @@ func (b *builder) cleanBuilds(ctx context.Context, st *stage, src, work string, 
 // of 4 copies, and of cfg.scale copies when set. It fills res.Build as it
 // goes and calls save after each step.
 func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Results, save func(step string)) error {
+	bb, err := prepareSource(ctx, cfg, modules)
+	if err != nil {
+		return err
+	}
+	bb.b = &builder{bin: bin, limit: cfg.maxRSS, runs: cfg.runs, trash: cfg.trash}
+	bb.row = &BuildRow{Logos: len(bb.slugs), Runs: cfg.runs}
+	res.Build = bb.row
+	bb.label = fmt.Sprintf("build %d", len(bb.slugs))
+
+	if err := bb.cleanAndCopy(); err != nil {
+		return err
+	}
+	save("build: clean and cp -r")
+	if err := bb.noOp(); err != nil {
+		return err
+	}
+	save("build: no-op")
+	if err := bb.oneChange(); err != nil {
+		return err
+	}
+	save("build: one change")
+	return bb.scaleBuilds(save)
+}
+
+// buildBench is what the stages of benchBuilds share: the 1x source tree,
+// the builder and the row they fill, and, once cleanAndCopy has run, the
+// last clean build that the rebuilds update.
+type buildBench struct {
+	ctx    context.Context
+	cfg    config
+	b      *builder
+	row    *BuildRow
+	work   string   // the cache folder of the source trees and builds
+	name   string   // the source tree's name: src-1x or src-sample-N
+	src    string   // the source tree, work/name
+	slugs  []string // its logos
+	digest string   // its digest, from baseTree
+	label  string   // "build N", the start of each stage's name
+
+	dir     string   // the last clean build's folder; rebuilds write its dist
+	env     []string // that build's environment
+	copyDir string   // the cp -r of that build's output
+}
+
+// prepareSource writes the 1x source tree (of the sample's logos in a
+// quick run) under the cache, unless it is already there, and reads it
+// into the kernel's caches, so that the first timed build finds it as the
+// others do.
+func prepareSource(ctx context.Context, cfg config, modules string) (*buildBench, error) {
 	work := filepath.Join(cfg.cache, "build")
 	var only map[string]bool
 	name := "src-1x"
 	if cfg.sample > 0 {
 		paths, err := corpusPaths(modules, corpusSpecs[0], cfg.sample)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		only = map[string]bool{}
 		for _, p := range paths {
@@ -474,36 +523,36 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 	slugs, digest, err := baseTree(modules, src, only)
 	if err != nil {
 		st.End("failed")
-		return err
+		return nil, err
 	}
 	st.End("%d logos in %s", len(slugs), src)
 	if err := warmTree(ctx, src, len(slugs)); err != nil {
-		return err
+		return nil, err
 	}
-	b := &builder{bin: bin, limit: cfg.maxRSS, runs: cfg.runs, trash: cfg.trash}
-	row := &BuildRow{Logos: len(slugs), Runs: cfg.runs}
-	res.Build = row
-	label := fmt.Sprintf("build %d", len(slugs))
+	return &buildBench{ctx: ctx, cfg: cfg, work: work, name: name, src: src, slugs: slugs, digest: digest}, nil
+}
 
-	// Clean builds, and cp -r of what each wrote into a new folder beside
-	// it (the copies go with out), in turn: whatever slows the machine's
-	// file system for a while (a removal by anything, the write-back of
-	// what came before) then weighs on both alike, where five builds
-	// followed by five copies would give it all to whichever came first. The last copy
-	// is compared with the tree after the no-op rebuilds.
-	st = startStage(label+": clean build and cp -r, in turn", 2*cfg.runs)
-	out := filepath.Join(work, "out-"+name)
-	b.discard(out) // with the runs done before a failure or Ctrl-C
-	var copyDir string
+// cleanAndCopy times the clean builds, and cp -r of what each wrote into
+// a new folder beside it (the copies go with out), in turn: whatever slows
+// the machine's file system for a while (a removal by anything, the
+// write-back of what came before) then weighs on both alike, where five
+// builds followed by five copies would give it all to whichever came
+// first. It keeps the last build for the rebuilds, and its copy to compare
+// with the tree after the no-op rebuilds.
+func (bb *buildBench) cleanAndCopy() error {
+	row, runs := bb.row, bb.cfg.runs
+	st := startStage(bb.label+": clean build and cp -r, in turn", 2*runs)
+	out := filepath.Join(bb.work, "out-"+bb.name)
+	bb.b.discard(out) // with the runs done before a failure or Ctrl-C
 	var copies []run
 	copyOf := func(i int, dir string) error {
 		dist, err := filepath.EvalSymlinks(filepath.Join(dir, "dist"))
 		if err != nil {
 			return err
 		}
-		copyDir = filepath.Join(dir, "copy")
+		bb.copyDir = filepath.Join(dir, "copy")
 		writeBack()
-		r, err := timed(ctx, st, fmt.Sprintf("cp -r %d of %d", i+1, cfg.runs), nil, 0, "cp", "-r", dist, copyDir)
+		r, err := timed(bb.ctx, st, fmt.Sprintf("cp -r %d of %d", i+1, runs), nil, 0, "cp", "-r", dist, bb.copyDir)
 		if err != nil {
 			return err
 		}
@@ -511,11 +560,12 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 		st.Add(1)
 		return nil
 	}
-	full, dir, env, err := b.cleanBuilds(ctx, st, src, out, cfg.runs, copyOf)
+	full, dir, env, err := bb.b.cleanBuilds(bb.ctx, st, bb.src, out, runs, copyOf)
 	if err != nil {
 		st.End("stopped")
 		return err
 	}
+	bb.dir, bb.env = dir, env
 	_, files, err := output(dir)
 	if err != nil {
 		return err
@@ -527,16 +577,23 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 	row.CopyRatio = row.Clean / row.Copy
 	st.End("%d files; clean build median %.2fs, peak RSS %.0f MB; cp -r median %.2fs: the build takes %.2fx",
 		row.Files, row.Clean, row.PeakRSSMB, row.Copy, row.CopyRatio)
-	save("build: clean and cp -r")
+	return nil
+}
 
-	rebuild := func(st *stage, label string) (run, error) {
-		return b.build(ctx, st, label, env, src, filepath.Join(dir, "dist"))
-	}
-	// No-op rebuilds, then the tree compared with the copy of the clean one.
-	st = startStage(label+": no-op", cfg.runs)
+// rebuild times one build of the source tree into the last clean build's
+// output, which the build updates in place.
+func (bb *buildBench) rebuild(st *stage, label string) (run, error) {
+	return bb.b.build(bb.ctx, st, label, bb.env, bb.src, filepath.Join(bb.dir, "dist"))
+}
+
+// noOp times rebuilds with nothing changed, then compares the tree they
+// leave with the copy of the clean one: a no-op rebuild must not touch it.
+func (bb *buildBench) noOp() error {
+	row, runs := bb.row, bb.cfg.runs
+	st := startStage(bb.label+": no-op", runs)
 	var noop []run
-	for i := range cfg.runs {
-		r, err := rebuild(st, fmt.Sprintf("run %d of %d", i+1, cfg.runs))
+	for i := range runs {
+		r, err := bb.rebuild(st, fmt.Sprintf("run %d of %d", i+1, runs))
 		if err != nil {
 			st.End("stopped")
 			return err
@@ -547,60 +604,26 @@ func benchBuilds(ctx context.Context, cfg config, bin, modules string, res *Resu
 	row.NoOp, row.NoOpRuns, row.NoOpCPU = secs(noop), runSecs(noop), cpuSecs(noop)
 	row.NoOpRatio, row.NoOpCPURatio = row.NoOp/row.Clean, row.NoOpCPU/row.CleanCPU
 	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(noop)))
-	diff, err := diffTrees(filepath.Join(dir, "dist"), copyDir)
+	diff, err := diffTrees(filepath.Join(bb.dir, "dist"), bb.copyDir)
 	if err != nil {
 		return err
 	}
 	row.NoOpUnchanged = check(diff)
 	st.End("median %.2fs, %.1f%% of a clean build (CPU %.2fs, %.1f%%); the tree %s", row.NoOp, 100*row.NoOpRatio, row.NoOpCPU, 100*row.NoOpCPURatio, row.NoOpUnchanged)
-	save("build: no-op")
-
-	// One changed logo: its icon's fill alternates, so that every rebuild
-	// sees a real change. The first rebuild after a clean build may do a
-	// one-time job (set up a second tree), so it is reported apart from
-	// the median of the next runs.
-	if err := oneChange(ctx, b, row, label, src, digest, slugs[0], dir, rebuild, filepath.Join(work, "clean-"+name)); err != nil {
-		return err
-	}
-	save("build: one change")
-
-	// Copies: time and memory against the 1x build, to see them grow.
-	scales := []int{4}
-	if cfg.scale > 1 {
-		scales = append(scales, cfg.scale)
-	}
-	for _, copies := range scales {
-		s := &ScaleRow{Copies: copies, Logos: copies * len(slugs)}
-		if copies == 4 {
-			row.X4 = s
-		} else {
-			row.Scale = s
-		}
-		runs := cfg.runs
-		if copies != 4 {
-			runs = 1 // minutes each
-		}
-		err := scaleBuild(ctx, b, row, s, src, slugs, digest, work, name, runs)
-		if errors.Is(err, errMemory) {
-			s.Error = err.Error()
-			err = nil
-		}
-		if err != nil {
-			return err
-		}
-		save(fmt.Sprintf("build: %dx", copies))
-	}
 	return nil
 }
 
 // oneChange times rebuilds after one logo's icon changed, then after its
 // name changed (which changes the collection's files too), then compares
-// the output with a clean build of the changed source, file by file.
-func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, digest, slug, dir string, rebuild func(*stage, string) (run, error), cleanDir string) error {
-	n := b.runs + 1
-	st := startStage(label+": one change", 2*n+2)
-	icon := filepath.Join(src, slug, "icon.svg")
-	meta := filepath.Join(src, slug, "logo.yaml")
+// the output with a clean build of the changed source, file by file. The
+// first logo's icon fill alternates, so that every rebuild sees a real
+// change. Its files are put back afterwards.
+func (bb *buildBench) oneChange() error {
+	n := bb.b.runs + 1
+	st := startStage(bb.label+": one change", 2*n+2)
+	slug := bb.slugs[0]
+	icon := filepath.Join(bb.src, slug, "icon.svg")
+	meta := filepath.Join(bb.src, slug, "logo.yaml")
 	origIcon, err := os.ReadFile(icon)
 	if err != nil {
 		return err
@@ -614,88 +637,153 @@ func oneChange(ctx context.Context, b *builder, row *BuildRow, label, src, diges
 	}
 	// Files are replaced, never written in place: the copies of the tree
 	// are hard links to these.
-	if err := clearStamp(src); err != nil {
+	if err := clearStamp(bb.src); err != nil {
 		return err
 	}
 	defer func() {
 		if atomicfile.Write(icon, origIcon, 0o644) == nil && atomicfile.Write(meta, origMeta, 0o644) == nil {
-			writeStamp(src, digest) // the tree is what baseTree wrote again
+			writeStamp(bb.src, bb.digest) // the tree is what baseTree wrote again
 		}
 	}()
-	series := func(what string, file string, edit func(i int) []byte) ([]run, error) {
-		var runs []run
-		for i := range n {
-			if err := atomicfile.Write(file, edit(i), 0o644); err != nil {
-				return nil, err
-			}
-			r, err := rebuild(st, fmt.Sprintf("%s %d of %d", what, i+1, n))
-			if err != nil {
-				st.End("stopped")
-				return nil, err
-			}
-			runs = append(runs, r)
-			st.Add(1)
-		}
-		return runs, nil
-	}
-	runs, err := series("artwork", icon, func(i int) []byte { return setFirstFill(origIcon, fmt.Sprintf("#%06X", 0x102030+i)) })
+	artworkDiff, err := bb.artworkChanges(st, n, icon, origIcon)
 	if err != nil {
 		return err
 	}
-	row.OneChangeFirst = runs[0].Wall.Seconds()
-	row.OneChangeFirstRatio = row.OneChangeFirst / row.Clean
-	row.OneChange, row.OneChangeRuns, row.OneChangeCPU = secs(runs[1:]), runSecs(runs), cpuSecs(runs[1:])
-	row.OneChangeRatio, row.OneChangeCPURatio = row.OneChange/row.Clean, row.OneChangeCPU/row.CleanCPU
-	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
-	// The incremental output must be what a clean build writes, after
-	// each kind of change (an artwork edit reuses the collection's files).
-	compare := func(what string) (string, error) {
-		clean := cleanDir + "-" + strings.ReplaceAll(what, " ", "-")
-		env, err := freshWorkDir(clean)
-		if err != nil {
-			return "", err
-		}
-		b.discard(clean)
-		if _, err := b.build(ctx, st, "a clean build to compare after the "+what, env, src, filepath.Join(clean, "dist")); err != nil {
-			st.End("stopped")
-			return "", err
-		}
-		st.Add(1)
-		return diffTrees(filepath.Join(dir, "dist"), filepath.Join(clean, "dist"))
-	}
-	artworkDiff, err := compare("artwork edits")
+	nameDiff, err := bb.nameChanges(st, n, meta, origMeta)
 	if err != nil {
 		return err
 	}
-	runs, err = series("name", meta, func(i int) []byte { return appendToName(origMeta, fmt.Sprintf(" %d", i+1)) })
-	if err != nil {
-		return err
-	}
-	row.OneChangeName, row.OneChangeNameRuns, row.OneChangeNameCPU = secs(runs), runSecs(runs), cpuSecs(runs)
-	row.OneChangeNameRatio, row.OneChangeNameCPURatio = row.OneChangeName/row.Clean, row.OneChangeNameCPU/row.CleanCPU
-	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
-	diff, err := compare("name edits")
-	if err != nil {
-		return err
-	}
-	switch {
-	case artworkDiff != "":
-		row.RebuildEqualsClean = "after the artwork edits, " + check(artworkDiff)
-	case diff != "":
-		row.RebuildEqualsClean = "after the name edits, " + check(diff)
-	default:
-		row.RebuildEqualsClean = check("")
-	}
+	row := bb.row
+	row.RebuildEqualsClean = rebuildVerdict(artworkDiff, nameDiff)
 	st.End("artwork: first %.2fs (%.1f%%), then median %.2fs (%.1f%% of a clean build; CPU %.1f%%); name: median %.2fs (%.1f%%; CPU %.1f%%); output %s",
 		row.OneChangeFirst, 100*row.OneChangeFirstRatio, row.OneChange, 100*row.OneChangeRatio, 100*row.OneChangeCPURatio,
 		row.OneChangeName, 100*row.OneChangeNameRatio, 100*row.OneChangeNameCPURatio, row.RebuildEqualsClean)
 	return nil
 }
 
-// scaleBuild times clean builds of copies × the logos of src.
-func scaleBuild(ctx context.Context, b *builder, row *BuildRow, s *ScaleRow, src string, slugs []string, digest, work, name string, runs int) error {
+// artworkChanges times n rebuilds, each after a new fill in the icon
+// file, and returns where the output then differs from a clean build's.
+// The first rebuild after a clean build may do a one-time job (set up a
+// second tree), so it is reported apart from the median of the others.
+func (bb *buildBench) artworkChanges(st *stage, n int, icon string, origIcon []byte) (string, error) {
+	runs, err := bb.changeSeries(st, n, "artwork", icon, func(i int) []byte { return setFirstFill(origIcon, fmt.Sprintf("#%06X", 0x102030+i)) })
+	if err != nil {
+		return "", err
+	}
+	row := bb.row
+	row.OneChangeFirst = runs[0].Wall.Seconds()
+	row.OneChangeFirstRatio = row.OneChangeFirst / row.Clean
+	row.OneChange, row.OneChangeRuns, row.OneChangeCPU = secs(runs[1:]), runSecs(runs), cpuSecs(runs[1:])
+	row.OneChangeRatio, row.OneChangeCPURatio = row.OneChange/row.Clean, row.OneChangeCPU/row.CleanCPU
+	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
+	return bb.compareClean(st, "artwork edits")
+}
+
+// nameChanges times n rebuilds, each after a new suffix on the logo's
+// name in meta, and returns where the output then differs from a clean
+// build's.
+func (bb *buildBench) nameChanges(st *stage, n int, meta string, origMeta []byte) (string, error) {
+	runs, err := bb.changeSeries(st, n, "name", meta, func(i int) []byte { return appendToName(origMeta, fmt.Sprintf(" %d", i+1)) })
+	if err != nil {
+		return "", err
+	}
+	row := bb.row
+	row.OneChangeName, row.OneChangeNameRuns, row.OneChangeNameCPU = secs(runs), runSecs(runs), cpuSecs(runs)
+	row.OneChangeNameRatio, row.OneChangeNameCPURatio = row.OneChangeName/row.Clean, row.OneChangeNameCPU/row.CleanCPU
+	row.PeakRSSMB = max(row.PeakRSSMB, mb(maxRSS(runs)))
+	return bb.compareClean(st, "name edits")
+}
+
+// changeSeries times n rebuilds, the i-th after file is replaced with
+// edit(i), naming each run after what changed.
+func (bb *buildBench) changeSeries(st *stage, n int, what, file string, edit func(i int) []byte) ([]run, error) {
+	var runs []run
+	for i := range n {
+		if err := atomicfile.Write(file, edit(i), 0o644); err != nil {
+			return nil, err
+		}
+		r, err := bb.rebuild(st, fmt.Sprintf("%s %d of %d", what, i+1, n))
+		if err != nil {
+			st.End("stopped")
+			return nil, err
+		}
+		runs = append(runs, r)
+		st.Add(1)
+	}
+	return runs, nil
+}
+
+// compareClean builds the changed source clean, in a folder of its own,
+// and returns the first file where the rebuilt output differs from it, or
+// "": the incremental output must be what a clean build writes, after
+// each kind of change (an artwork edit reuses the collection's files).
+func (bb *buildBench) compareClean(st *stage, what string) (string, error) {
+	clean := filepath.Join(bb.work, "clean-"+bb.name) + "-" + strings.ReplaceAll(what, " ", "-")
+	env, err := freshWorkDir(clean)
+	if err != nil {
+		return "", err
+	}
+	bb.b.discard(clean)
+	if _, err := bb.b.build(bb.ctx, st, "a clean build to compare after the "+what, env, bb.src, filepath.Join(clean, "dist")); err != nil {
+		st.End("stopped")
+		return "", err
+	}
+	st.Add(1)
+	return diffTrees(filepath.Join(bb.dir, "dist"), filepath.Join(clean, "dist"))
+}
+
+// rebuildVerdict is the outcome of both comparisons with a clean build:
+// the first difference, after the change that showed it, or "identical".
+func rebuildVerdict(artworkDiff, nameDiff string) string {
+	switch {
+	case artworkDiff != "":
+		return "after the artwork edits, " + check(artworkDiff)
+	case nameDiff != "":
+		return "after the name edits, " + check(nameDiff)
+	default:
+		return check("")
+	}
+}
+
+// scaleBuilds times clean builds of 4 copies of the logos, and of
+// cfg.scale copies when set, against the 1x build, to see time and memory
+// grow. A scale killed for its memory is recorded in its row, not failed.
+func (bb *buildBench) scaleBuilds(save func(step string)) error {
+	scales := []int{4}
+	if bb.cfg.scale > 1 {
+		scales = append(scales, bb.cfg.scale)
+	}
+	for _, copies := range scales {
+		s := &ScaleRow{Copies: copies, Logos: copies * len(bb.slugs)}
+		if copies == 4 {
+			bb.row.X4 = s
+		} else {
+			bb.row.Scale = s
+		}
+		runs := bb.cfg.runs
+		if copies != 4 {
+			runs = 1 // minutes each
+		}
+		err := bb.scaleBuild(s, runs)
+		if errors.Is(err, errMemory) {
+			s.Error = err.Error()
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+		save(fmt.Sprintf("build: %dx", copies))
+	}
+	return nil
+}
+
+// scaleBuild times clean builds of s.Copies × the logos of the source
+// tree (runs of them), then one cp -r of the output when the 1x one was
+// timed.
+func (bb *buildBench) scaleBuild(s *ScaleRow, runs int) error {
+	ctx, b, row, work, name := bb.ctx, bb.b, bb.row, bb.work, bb.name
 	tree := filepath.Join(work, fmt.Sprintf("%s-x%d", name, s.Copies))
-	if err := linkedTree(ctx, src, tree, slugs, digest, s.Copies); err != nil {
+	if err := linkedTree(ctx, bb.src, tree, bb.slugs, bb.digest, s.Copies); err != nil {
 		return err
 	}
 	if err := warmTree(ctx, tree, s.Logos); err != nil {

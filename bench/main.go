@@ -66,7 +66,52 @@ type config struct {
 	trash            *trash // removed after the table is printed
 }
 
+// runBench is the bench itself: it reads the flags, runs every step under
+// a context that Ctrl-C cancels, and writes and prints what was measured,
+// also after an error or an interruption.
 func runBench() error {
+	cfg, err := parseFlags()
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	res := newResults(cfg)
+	save := resultSaver(cfg.out, res, start)
+	cfg.trash = &trash{}
+	defer cfg.trash.remove() // a scale run's, after its table
+	err = measure(ctx, cfg, res, save)
+	if ctx.Err() != nil {
+		res.Interrupted = true
+		err = context.Canceled
+	} else if err != nil {
+		res.Error = err.Error()
+	}
+	stop() // a second Ctrl-C ends the bench at once
+	// The run's time, which a goal holds to 10 minutes (2 with -quick),
+	// counts the removal of its trees. A scale run has no such goal, and
+	// its trees (over a million files at 30x) take minutes to remove:
+	// it prints its table first.
+	if res.Build == nil || res.Build.Scale == nil {
+		cfg.trash.remove()
+	}
+	res.finish(start)
+	if werr := writeResults(cfg.out, res); werr != nil {
+		return werr
+	}
+	printTable(os.Stdout, res)
+	if res.Interrupted {
+		logf("interrupted: the figures above, measured so far, are in %s", cfg.out)
+	}
+	return err
+}
+
+// parseFlags reads the command line into a config, with what -quick
+// implies and the defaults that depend on other flags, and checks that
+// the bench runs from the repository root.
+func parseFlags() (config, error) {
 	var cfg config
 	var corpora string
 	var quick bool
@@ -105,12 +150,14 @@ func runBench() error {
 		cfg.maxRSS = memoryLimit()
 	}
 	if _, err := os.Stat(filepath.Join(cfg.repo, "bench", "package-lock.json")); err != nil {
-		return fmt.Errorf("run from the repository root (or pass -repo): %w", err)
+		return cfg, fmt.Errorf("run from the repository root (or pass -repo): %w", err)
 	}
+	return cfg, nil
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	start := time.Now()
+// newResults is the results of a run of cfg before its first step: the
+// date, the machine, its load and the mode.
+func newResults(cfg config) *Results {
 	res := &Results{
 		Date: time.Now().UTC().Format("2006-01-02"), Machine: machine(), Mode: "full",
 		LoadStart: loadAverage(), Runs: cfg.runs,
@@ -119,41 +166,22 @@ func runBench() error {
 		res.Mode = "quick"
 		res.Sample = fmt.Sprintf("%d files of simple-icons spread evenly by name, and their logos", cfg.sample)
 	}
+	return res
+}
+
+// resultSaver returns the save of the steps: it records the step's time
+// since the previous one (or start) and writes res to out, so that an
+// interrupted run keeps what it measured. A failed write is only logged.
+func resultSaver(out string, res *Results, start time.Time) func(step string) {
 	last := start
-	save := func(step string) {
+	return func(step string) {
 		res.Steps = append(res.Steps, Step{step, time.Since(last).Seconds()})
 		last = time.Now()
 		res.finish(start)
-		if err := writeResults(cfg.out, res); err != nil {
+		if err := writeResults(out, res); err != nil {
 			logf("%v", err)
 		}
 	}
-	cfg.trash = &trash{}
-	defer cfg.trash.remove() // a scale run's, after its table
-	err := measure(ctx, cfg, res, save)
-	if ctx.Err() != nil {
-		res.Interrupted = true
-		err = context.Canceled
-	} else if err != nil {
-		res.Error = err.Error()
-	}
-	stop() // a second Ctrl-C ends the bench at once
-	// The run's time, which a goal holds to 10 minutes (2 with -quick),
-	// counts the removal of its trees. A scale run has no such goal, and
-	// its trees (over a million files at 30x) take minutes to remove:
-	// it prints its table first.
-	if res.Build == nil || res.Build.Scale == nil {
-		cfg.trash.remove()
-	}
-	res.finish(start)
-	if werr := writeResults(cfg.out, res); werr != nil {
-		return werr
-	}
-	printTable(os.Stdout, res)
-	if res.Interrupted {
-		logf("interrupted: the figures above, measured so far, are in %s", cfg.out)
-	}
-	return err
 }
 
 // measure runs every step that cfg asks for, filling res.
