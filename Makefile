@@ -10,7 +10,7 @@ OUT     ?= dist
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check test tools publish bench corpus fuzz serve stub stub-load clean
+.PHONY: build check new test tools publish bench corpus fuzz serve stub stub-load clean
 
 # logoindex runs the command with the arguments $(1), built into a
 # temporary folder rather than with `go run`: a built binary exits with its
@@ -21,16 +21,39 @@ CHECK_FLAGS ?=
 # static binary starts sooner, without the dynamic loader, which counts in
 # a rebuild after one change.
 define logoindex
-@echo "logoindex $(strip $(1))"
+@printf '%s\n' $(call shquote,logoindex $(strip $(1)))
 @tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
 CGO_ENABLED=0 $(GO) build -o "$$tmp/" ./cmd/logoindex $(2) && "$$tmp/logoindex" $(1)
 endef
+
+# shquote quotes $(1) for the shell: the word it makes is exactly $(1),
+# quotes, spaces, $ and all.
+shquote = '$(subst ','\'',$(1))'
 
 build:
 	$(call logoindex,build -src $(SRC) -out $(OUT) -base-url $(BASE_URL))
 
 check:
 	$(call logoindex,check -src $(SRC) $(CHECK_FLAGS))
+
+# new scaffolds $(SRC)/$(SLUG)/logo.yaml with every key and a comment for
+# each (docs/cli.md#new), for example
+#   make new SLUG=acme NAME="Acme" HEX="#FF5500" CATEGORY=devtools
+# CATEGORY takes several, separated by commas; SOURCE=URL and
+# LICENSE=SPDX-identifier fill those in too.
+SLUG ?=
+NAME ?=
+HEX ?=
+CATEGORY ?=
+SOURCE ?=
+LICENSE ?=
+NEW_MISSING = $(subst $(space),$(comma) ,$(strip $(foreach v,SLUG NAME HEX CATEGORY,$(if $(strip $($(v))),,$(v)))))
+comma := ,
+space := $() $()
+new:
+	@test -z "$(NEW_MISSING)" || { echo 'make new needs $(NEW_MISSING); for example: make new SLUG=acme NAME="Acme" HEX="#FF5500" CATEGORY=devtools' >&2; exit 2; }
+	$(call logoindex,new $(call shquote,$(SLUG)) -src $(call shquote,$(SRC)) -name $(call shquote,$(NAME)) -hex $(call shquote,$(HEX)) -category $(call shquote,$(CATEGORY)) \
+	  $(if $(SOURCE),-source $(call shquote,$(SOURCE))) $(if $(LICENSE),-license $(call shquote,$(LICENSE))))
 
 # serve builds $(OUT) from $(SRC) once, previews it at http://$(ADDR)/ with
 # the headers of its _headers file (and Cache-Control: no-store), rebuilds
