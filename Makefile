@@ -10,7 +10,7 @@ OUT     ?= dist
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check test test-short tools publish bench corpus fuzz serve stub stub-load clean
+.PHONY: build check new test test-short tools publish s3-local bench corpus fuzz serve stub stub-load clean
 
 # logoindex runs the command with the arguments $(1), built into a
 # temporary folder rather than with `go run`: a built binary exits with its
@@ -21,16 +21,39 @@ CHECK_FLAGS ?=
 # static binary starts sooner, without the dynamic loader, which counts in
 # a rebuild after one change.
 define logoindex
-@echo "logoindex $(strip $(1))"
+@printf '%s\n' $(call shquote,logoindex $(strip $(1)))
 @tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
 CGO_ENABLED=0 $(GO) build -o "$$tmp/" ./cmd/logoindex $(2) && "$$tmp/logoindex" $(1)
 endef
+
+# shquote quotes $(1) for the shell: the word it makes is exactly $(1),
+# quotes, spaces, $ and all.
+shquote = '$(subst ','\'',$(1))'
 
 build:
 	$(call logoindex,build -src $(SRC) -out $(OUT) -base-url $(BASE_URL))
 
 check:
 	$(call logoindex,check -src $(SRC) $(CHECK_FLAGS))
+
+# new scaffolds $(SRC)/$(SLUG)/logo.yaml with every key and a comment for
+# each (docs/cli.md#new), for example
+#   make new SLUG=acme NAME="Acme" HEX="#FF5500" CATEGORY=devtools
+# CATEGORY takes several, separated by commas; SOURCE=URL and
+# LICENSE=SPDX-identifier fill those in too.
+SLUG ?=
+NAME ?=
+HEX ?=
+CATEGORY ?=
+SOURCE ?=
+LICENSE ?=
+NEW_MISSING = $(subst $(space),$(comma) ,$(strip $(foreach v,SLUG NAME HEX CATEGORY,$(if $(strip $($(v))),,$(v)))))
+comma := ,
+space := $() $()
+new:
+	@test -z "$(NEW_MISSING)" || { echo 'make new needs $(NEW_MISSING); for example: make new SLUG=acme NAME="Acme" HEX="#FF5500" CATEGORY=devtools' >&2; exit 2; }
+	$(call logoindex,new $(call shquote,$(SLUG)) -src $(call shquote,$(SRC)) -name $(call shquote,$(NAME)) -hex $(call shquote,$(HEX)) -category $(call shquote,$(CATEGORY)) \
+	  $(if $(SOURCE),-source $(call shquote,$(SOURCE))) $(if $(LICENSE),-license $(call shquote,$(LICENSE))))
 
 # serve builds $(OUT) from $(SRC) once, previews it at http://$(ADDR)/ with
 # the headers of its _headers file (and Cache-Control: no-store), rebuilds
@@ -106,6 +129,35 @@ publish:
 	@test -n "$(TO)" || { echo "make publish needs TO=<bucket URL>, for example TO='s3://my-bucket?region=eu-west-1'" >&2; exit 2; }
 	$(call logoindex,build -src $(SRC) -out $(OUT) -base-url $(BASE_URL))
 	$(call logoindex,publish -dir $(OUT) -to '$(TO)' -base-url $(BASE_URL) $(PUBLISH_FLAGS),./cmd/logoindex-publish)
+
+# s3-local runs versitygw, the S3 server of the publish tests (make tools
+# installs it), on S3_ADDR, a loopback address, with its posix backend in
+# a temporary folder that holds one bucket, S3_BUCKET (with that backend a
+# bucket is a folder). It prints the -to URL of the bucket and the keys to
+# export, made afresh each run, and runs until Ctrl-C, which stops it and
+# removes the folder with all it holds. docs/publishing.md has the recipe.
+S3_ADDR ?= 127.0.0.1:7070
+S3_BUCKET ?= logos
+S3_LOCAL_TO = s3://$(S3_BUCKET)?endpoint=http://$(S3_ADDR)&region=us-east-1&use_path_style=true
+s3-local:
+	@test -x "$(TOOLS_BIN)/versitygw" || { echo "make s3-local needs versitygw in $(TOOLS_BIN): run make tools" >&2; exit 2; }
+	@command -v curl >/dev/null || { echo "make s3-local needs curl, to wait for the server" >&2; exit 2; }
+	@tmp=$$(mktemp -d) && pid= && \
+	trap 'test -z "$$pid" || { kill $$pid 2>/dev/null; wait $$pid; }; rm -rf "$$tmp"' EXIT && trap 'exit 130' INT TERM && \
+	mkdir "$$tmp/$(S3_BUCKET)" && \
+	key=$$(od -An -N10 -tx1 /dev/urandom | tr -d ' \n') && secret=$$(od -An -N20 -tx1 /dev/urandom | tr -d ' \n') && \
+	{ ROOT_ACCESS_KEY_ID=$$key ROOT_SECRET_ACCESS_KEY=$$secret "$(TOOLS_BIN)/versitygw" --port $(S3_ADDR) --quiet --health /health posix "$$tmp" >/dev/null & pid=$$!; } && \
+	until curl -sf --max-time 1 -o /dev/null "http://$(S3_ADDR)/health"; do \
+	  kill -0 $$pid 2>/dev/null || { pid=; echo "make s3-local: versitygw did not start on $(S3_ADDR); another S3_ADDR=127.0.0.1:PORT?" >&2; exit 1; }; \
+	  sleep 0.1; \
+	done && \
+	printf '%s\n' "versitygw serves the bucket $(S3_BUCKET) at http://$(S3_ADDR), from $$tmp; Ctrl-C stops it and removes the folder." \
+	  "In another shell, publish to it:" \
+	  "  export AWS_ACCESS_KEY_ID=$$key AWS_SECRET_ACCESS_KEY=$$secret" \
+	  "  make publish BASE_URL=https://logos.example.com TO='$(S3_LOCAL_TO)'" \
+	  "and read an object's headers back (the bucket is private: curl signs the request):" \
+	  "  curl -sI --aws-sigv4 aws:amz:us-east-1:s3 --user \"\$$AWS_ACCESS_KEY_ID:\$$AWS_SECRET_ACCESS_KEY\" -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' http://$(S3_ADDR)/$(S3_BUCKET)/api/logos.json" && \
+	wait $$pid
 
 # bench compares the optimiser with SVGO and times the build against its
 # goals (docs/performance.md). On first run it installs rsvg-convert and

@@ -2,9 +2,9 @@ package main
 
 // The three corpora as source-logos trees, written the way a newcomer
 // would write them from each package's own data: name, hex, categories,
-// source, licence, aliases and the SVG files, and no component: key (the
-// default names must be unique by themselves). docs/performance.md says
-// where each field comes from.
+// source, licence, the package as via, aliases and the SVG files, and no
+// component: key (the default names must be unique by themselves).
+// docs/performance.md says where each field comes from.
 
 import (
 	"bytes"
@@ -25,7 +25,25 @@ type sourceLogo struct {
 	Slug, Name, Hex                         string // Hex without '#', upper case
 	Categories, Aliases                     []string
 	Source, License, LicenseURL, Guidelines string
+	Via                                     distribution      // the package the files were taken from
 	Files                                   map[string][]byte // variant -> SVG
+}
+
+// distribution is logo.yaml's via: the npm package a corpus is read from,
+// at the version installed, and its page for that version.
+type distribution struct{ Name, Version, URL string }
+
+// npmPackage is the distribution of the npm package name, as installed in
+// modules.
+func npmPackage(modules, name string) (distribution, error) {
+	var pkg struct{ Version string }
+	if err := readJSON(filepath.Join(modules, filepath.FromSlash(name), "package.json"), &pkg); err != nil {
+		return distribution{}, err
+	}
+	if pkg.Version == "" {
+		return distribution{}, fmt.Errorf("%s: package.json has no version", name)
+	}
+	return distribution{name, pkg.Version, "https://www.npmjs.com/package/" + name + "/v/" + pkg.Version}, nil
 }
 
 // category is one entry of categories.yaml.
@@ -106,6 +124,9 @@ func (l sourceLogo) yaml() []byte {
 		yamlString(l.Name), l.Hex, list(l.Categories), yamlString(l.Source), l.License)
 	if l.LicenseURL != "" {
 		fmt.Fprintf(&b, "license_url: %s\n", yamlString(l.LicenseURL))
+	}
+	if v := l.Via; v.Name != "" {
+		fmt.Fprintf(&b, "via: {name: %s, version: %s, url: %s}\n", yamlString(v.Name), yamlString(v.Version), yamlString(v.URL))
 	}
 	if l.Guidelines != "" {
 		fmt.Fprintf(&b, "guidelines: %s\n", yamlString(l.Guidelines))
@@ -314,14 +335,19 @@ type siIcon struct {
 // simpleIconsLogos converts simple-icons: a logo per entry of
 // data/simple-icons.json; its slug with _ written as -; its title, hex,
 // source and guidelines; its licence (CC0-1.0, simple-icons' own, when it
-// records none; LicenseRef-Custom with the URL for "custom"); its aliases
-// (aka, the titles of dup, the localised names); one category, brands;
+// records none; LicenseRef-Custom with the URL for "custom"); the package
+// as via; its aliases (aka, the titles of dup, the localised names); one
+// category, brands;
 // icon.svg filled with the hex, icon-mono.svg with currentColor, and
 // icon-dark.svg in white when the hex is dark. With only, just the entries
 // whose icon file (<slug>.svg, the name in the bench's corpus) it holds.
 func simpleIconsLogos(modules string, only map[string]bool) ([]category, []sourceLogo, error) {
 	var icons []siIcon
 	if err := readJSON(filepath.Join(modules, "simple-icons", "data", "simple-icons.json"), &icons); err != nil {
+		return nil, nil, err
+	}
+	via, err := npmPackage(modules, "simple-icons")
+	if err != nil {
 		return nil, nil, err
 	}
 	var logos []sourceLogo
@@ -336,7 +362,7 @@ func simpleIconsLogos(modules string, only map[string]bool) ([]category, []sourc
 		hex := strings.ToUpper(ic.Hex)
 		l := sourceLogo{
 			Slug: strings.ReplaceAll(ic.Slug, "_", "-"), Name: ic.Title, Hex: hex, Categories: []string{"brands"},
-			Source: ic.Source, License: "CC0-1.0", Guidelines: ic.Guidelines,
+			Source: ic.Source, License: "CC0-1.0", Guidelines: ic.Guidelines, Via: via,
 			Files: map[string][]byte{"icon": setRootPaint(svg, "#"+hex), "icon-mono": setRootPaint(svg, "currentColor")},
 		}
 		switch {
@@ -375,8 +401,9 @@ type deviconEntry struct {
 // deviconLogos converts devicon: a logo per entry of devicon.json, its
 // name as slug and display name (devicon has no other), its color as hex,
 // its altnames as aliases, its first five tags as categories (each tag a
-// category of categories.yaml), the package's MIT licence and the icon's
-// folder on GitHub as source. icon.svg is the original version, else
+// category of categories.yaml), the package's MIT licence, the icon's
+// folder on GitHub as source (devicon records no origin) and the package
+// as via. icon.svg is the original version, else
 // plain, else line; wordmark.svg the original-wordmark, else
 // plain-wordmark, else line-wordmark; icon-mono.svg the plain (else line)
 // version recoloured to currentColor when it paints with one colour; and
@@ -388,8 +415,8 @@ func deviconLogos(modules string) ([]category, []sourceLogo, error) {
 	if err := readJSON(filepath.Join(modules, "devicon", "devicon.json"), &entries); err != nil {
 		return nil, nil, err
 	}
-	var version struct{ Version string }
-	if err := readJSON(filepath.Join(modules, "devicon", "package.json"), &version); err != nil {
+	via, err := npmPackage(modules, "devicon")
+	if err != nil {
 		return nil, nil, err
 	}
 	catNames := map[string]string{}
@@ -407,8 +434,8 @@ func deviconLogos(modules string) ([]category, []sourceLogo, error) {
 		}
 		l := sourceLogo{
 			Slug: e.Name, Name: e.Name, Hex: hexDigits(e.Color), // devicon writes some as #RGB
-			Source:  "https://github.com/devicons/devicon/tree/v" + version.Version + "/icons/" + e.Name,
-			License: "MIT", Files: map[string][]byte{},
+			Source:  "https://github.com/devicons/devicon/tree/v" + via.Version + "/icons/" + e.Name,
+			License: "MIT", Via: via, Files: map[string][]byte{},
 		}
 		for _, tag := range e.Tags {
 			slug := strings.Trim(regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(tag), "-"), "-")
@@ -452,7 +479,8 @@ var titleRE = regexp.MustCompile(`<title>([^<]*)</title>`)
 
 // lobehubLogos converts @lobehub/icons-static-svg: a logo per <slug>.svg
 // (the one-colour icon), named by its <title>, with the package's MIT
-// licence, its repository as source and one category, ai. icon.svg is
+// licence, its repository as source, the package as via and one
+// category, ai. icon.svg is
 // <slug>-color.svg when there is one, and its main colour the hex;
 // otherwise the one-colour icon filled with black, #000000. icon-mono.svg
 // is <slug>.svg; icon-dark.svg that in white when the hex is dark.
@@ -462,6 +490,10 @@ var titleRE = regexp.MustCompile(`<title>([^<]*)</title>`)
 func lobehubLogos(modules string) ([]category, []sourceLogo, error) {
 	dir := filepath.Join(modules, "@lobehub", "icons-static-svg", "icons")
 	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	via, err := npmPackage(modules, "@lobehub/icons-static-svg")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -482,7 +514,7 @@ func lobehubLogos(modules string) ([]category, []sourceLogo, error) {
 		}
 		l := sourceLogo{
 			Slug: slug, Name: html.UnescapeString(string(m[1])), Categories: []string{"ai"},
-			Source: "https://github.com/lobehub/lobe-icons", License: "MIT", Files: map[string][]byte{},
+			Source: "https://github.com/lobehub/lobe-icons", License: "MIT", Via: via, Files: map[string][]byte{},
 		}
 		mono := monochrome(base)
 		if mono != nil {

@@ -18,6 +18,7 @@ import (
 
 	"logoindex/generator/manifest"
 	"logoindex/generator/render"
+	"logoindex/generator/source"
 )
 
 // coreOutput keeps the files of the JSON API, the SVGs and the build
@@ -60,6 +61,7 @@ func TestDetailShape(t *testing.T) {
 	if err := json.Unmarshal([]byte(files["api/logos/acme.json"]), &d); err != nil {
 		t.Fatal(err)
 	}
+	kit := &source.Via{Name: "acme-brand-kit", Version: "2024.1", URL: "https://acme.example/press/brand-kit-2024.1.zip"}
 	want := render.LogoDetail{
 		LogoCard: render.LogoCard{
 			Slug: "acme", Name: "Acme & Co.", Categories: []string{"tools"}, Hex: "#FF5500",
@@ -73,9 +75,10 @@ func TestDetailShape(t *testing.T) {
 		Component: "AcmeLogo",
 		Install:   "npx shadcn@latest add https://cdn.example/x/r/acme.json",
 		Files: render.VariantFiles{
-			"icon":      {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms"},
-			"icon-mono": {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms"},
-			"wordmark":  {Source: "https://github.com/acme/wordmark", License: "MIT"},
+			"icon":      {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms", Via: kit},
+			"icon-mono": {Source: "https://acme.example/press", License: "LicenseRef-Acme-Brand", LicenseURL: "https://acme.example/brand-terms", Via: kit},
+			"wordmark": {Source: "https://github.com/acme/wordmark", License: "MIT",
+				Via: &source.Via{Name: "acme-wordmark", Version: "v3.0.1", URL: "https://github.com/acme/wordmark/releases/tag/v3.0.1"}},
 		},
 		Aliases:    []string{"Acme", "ACME Corp"},
 		Guidelines: "https://acme.example/brand",
@@ -86,6 +89,13 @@ func TestDetailShape(t *testing.T) {
 	// Key order is part of the contract: icon first, as the spec lists them.
 	if !strings.Contains(files["api/logos/night-owl.json"], `"svg":{"icon":"https://cdn.example/x/logos/night-owl/icon.svg","icon-dark":`) {
 		t.Errorf("svg keys not in variant order: %s", files["api/logos/night-owl.json"])
+	}
+	// via follows a file's other fields, and is absent where not set.
+	if want := `"license_url":"https://acme.example/brand-terms","via":{"name":"acme-brand-kit","version":"2024.1","url":`; !strings.Contains(files["api/logos/acme.json"], want) {
+		t.Errorf("acme.json: via is not after license_url as %s: %s", want, files["api/logos/acme.json"])
+	}
+	if strings.Contains(files["api/logos/night-owl.json"], `"via"`) {
+		t.Errorf("night-owl.json has a via, which its logo.yaml does not set: %s", files["api/logos/night-owl.json"])
 	}
 }
 

@@ -61,6 +61,43 @@ func regRunJSON(t *testing.T, v any, name string, args ...string) {
 	}
 }
 
+// TestComponentsJSONDocumented checks the components.json that
+// docs/registry.md gives a new Vite app: the shadcn package's schema takes
+// it, its empty baseColor keeps shadcn add offline, and its components
+// alias puts the logos in src/components/logos, as the page says.
+func TestComponentsJSONDocumented(t *testing.T) {
+	page, err := os.ReadFile("../docs/registry.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(page), "cat > components.json <<'EOF'\n")
+	body, _, ok2 := strings.Cut(rest, "\nEOF\n")
+	if !ok || !ok2 {
+		t.Fatal("docs/registry.md has no cat > components.json <<'EOF' ... EOF")
+	}
+	var cfg struct {
+		Tailwind struct{ BaseColor *string }
+		Aliases  struct{ Components string }
+	}
+	if err := json.Unmarshal([]byte(body), &cfg); err != nil {
+		t.Fatalf("the components.json of docs/registry.md: %v\n%s", err, body)
+	}
+	if cfg.Tailwind.BaseColor == nil || *cfg.Tailwind.BaseColor != "" || cfg.Aliases.Components != "@/components" {
+		t.Errorf("the components.json of docs/registry.md wants tailwind.baseColor \"\" and aliases.components \"@/components\":\n%s", body)
+	}
+	node, tools := regNeedNode(t)
+	file := filepath.Join(t.TempDir(), "components.json")
+	writeFile(t, file, []byte(body))
+	var rep struct {
+		Shadcn string
+		Issues []json.RawMessage
+	}
+	regRunJSON(t, &rep, node, filepath.Join(tools, "check.mjs"), "config", file)
+	for _, issue := range rep.Issues {
+		t.Errorf("the components.json of docs/registry.md fails the schema of shadcn %s: %s", rep.Shadcn, issue)
+	}
+}
+
 // regNodeBuild is one built source tree, written for the Node tools.
 type regNodeBuild struct {
 	name  string            // subfolder of the work folder

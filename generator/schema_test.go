@@ -145,6 +145,18 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 		{"bidi mark in a URL", strings.Replace(srcGoodMeta, "https://github.com/logos", "\"https://github.com/\\u202elogos\"", 1)},
 		{"LicenseRef without license_url", strings.Replace(srcGoodMeta, "CC0-1.0", "LicenseRef-Brand", 1)},
 		{"override LicenseRef without license_url", srcGoodMeta + "files:\n  wordmark: {license: LicenseRef-X}\n"},
+		{"via as text", srcGoodMeta + "via: simple-icons 16.37.0\n"},
+		{"via without a version", srcGoodMeta + "via: {name: simple-icons, url: https://x.example}\n"},
+		{"via with an unknown key", srcGoodMeta + "via: {name: x, version: 1.0.0, url: https://x.example, file: x.svg}\n"},
+		{"via with a relative url", srcGoodMeta + "via: {name: x, version: 1.0.0, url: x.example}\n"},
+		{"via with an empty name", srcGoodMeta + "via: {name: \"\", version: 1.0.0, url: https://x.example}\n"},
+		{"via at latest", srcGoodMeta + "via: {name: x, version: Latest, url: https://x.example}\n"},
+		{"via at a branch", srcGoodMeta + "via: {name: x, version: master, url: https://x.example}\n"},
+		{"via at a caret range", srcGoodMeta + "via: {name: x, version: ^16.37.0, url: https://x.example}\n"},
+		{"via at a hyphen range", srcGoodMeta + "via: {name: x, version: 1.0 - 2.0, url: https://x.example}\n"},
+		{"via at a wildcard", srcGoodMeta + "via: {name: x, version: 16.x, url: https://x.example}\n"},
+		{"via at any version", srcGoodMeta + "via: {name: x, version: \"*\", url: https://x.example}\n"},
+		{"override via without a url", srcGoodMeta + "files:\n  wordmark: {via: {name: devicon, version: 2.17.0}}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if errs := schematest.Validate(logo, srcYAMLValue(t, []byte(tc.yaml))); len(errs) == 0 {
@@ -162,6 +174,25 @@ func TestSchemasRejectBadFiles(t *testing.T) {
 	}
 	if errs := schematest.Validate(cats, srcYAMLValue(t, []byte("- {slug: ai, name: \"A\\u200fI\"}\n"))); len(errs) == 0 {
 		t.Error("categories schema accepted a bidi mark in a name")
+	}
+}
+
+// TestSchemaAcceptsVia: the versions the build takes as one release, the
+// schema takes too, at the top level and in a files: entry.
+func TestSchemaAcceptsVia(t *testing.T) {
+	logo := srcCompileSchema(t, "logo.schema.json")
+	for _, version := range []string{"16.37.0", "v2.17.0", "\"2.0\"", "3.0.0-beta.2", "5dee713", "2024-05-01", "r8", "latest-2", "xenial", "1.x1", "main.1"} {
+		for _, yaml := range []string{
+			srcGoodMeta + "via: {name: x, version: " + version + ", url: https://x.example}\n",
+			srcGoodMeta + "files:\n  wordmark: {source: https://x.example, via: {name: x, version: " + version + ", url: https://x.example}}\n",
+		} {
+			if errs := schematest.Validate(logo, srcYAMLValue(t, []byte(yaml))); len(errs) > 0 {
+				t.Errorf("schema refused:\n%s%q", yaml, errs)
+			}
+			if _, probs := source.ParseMeta(&source.File{Path: "l.yaml", Data: []byte(yaml)}); len(probs) > 0 {
+				t.Errorf("generator refused:\n%s%s", yaml, probs.Error())
+			}
+		}
 	}
 }
 

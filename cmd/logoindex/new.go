@@ -189,19 +189,21 @@ name: {{.NameYAML}}
 hex: "{{.Hex}}"
 # 1 to 5 category slugs from ../categories.yaml.
 categories: [{{.Categories}}]
-# Where the artwork comes from: an absolute http(s) URL (the brand's press page, or the package you took it from).
+# Where the artwork comes from: an absolute http(s) URL, the brand's press page or file (an icon set you took it from goes in via).
 source: {{.Source}}
-# Licence of the artwork: an SPDX identifier (https://spdx.org/licenses/), or LicenseRef-<name> with license_url.
+# Licence you distribute the files under: an SPDX identifier (https://spdx.org/licenses/), or LicenseRef-<name> with license_url.
 license: {{.License}}
 # URL of the licence text: required with LicenseRef-*, optional otherwise.
 # license_url: https://
+# The distribution you took the files from, if not from the source itself: its name, the one version taken and its URL.
+# via: {name: simple-icons, version: 16.37.0, url: https://github.com/simple-icons/simple-icons}
 # The brand's usage guidelines, if it publishes them.
 # guidelines: https://
 # Other names people search for.
 # aliases: []
-# Per-file provenance where a variant comes from elsewhere than source/license above.
+# Per-file provenance (source, license, license_url, via) where a variant comes from elsewhere than above.
 # files:
-#   wordmark: {source: https://, license: MIT}
+#   wordmark: {source: https://, license: MIT, via: {name: devicon, version: 2.17.0, url: https://github.com/devicons/devicon}}
 # Component name; by default {{.Component}}, from the name when it spells the slug, else from the slug.
 # component: {{.Component}}
 # Install command; by default the build's template (npx shadcn@latest add <base>/r/<slug>.json).

@@ -26,6 +26,7 @@ func TestNewScaffoldFillCheckBuild(t *testing.T) {
 	for _, want := range []string{
 		"# yaml-language-server: $schema=../../generator/schema/logo.schema.json",
 		`name: "Acme Corp"`, `hex: "#FF5500"`, "categories: [devtools]", `source: ""`, `license: ""`,
+		"# via: {name: simple-icons, version: 16.37.0, url: https://github.com/simple-icons/simple-icons}",
 		"# guidelines:", "# aliases:", "# files:", "# component: AcmeCorpIcon", "# install:",
 	} {
 		if !strings.Contains(string(data), want) {
@@ -41,9 +42,10 @@ func TestNewScaffoldFillCheckBuild(t *testing.T) {
 		t.Errorf("check of the scaffold: exit %d, stderr:\n%s", code, stderr)
 	}
 
-	// Filled in, it builds.
+	// Filled in, with the commented via as it is, it builds.
 	filled := strings.Replace(string(data), `source: ""`, "source: https://acme.example/press", 1)
 	filled = strings.Replace(filled, `license: ""`, "license: CC0-1.0", 1)
+	filled = strings.Replace(filled, "\n# via: ", "\nvia: ", 1)
 	testtree.Write(t, dir, map[string]string{
 		"source-logos/acme-corp/logo.yaml": filled,
 		"source-logos/acme-corp/icon.svg":  strings.Replace(icon, "#FC6D26", "#FF5500", 1),
@@ -53,6 +55,10 @@ func TestNewScaffoldFillCheckBuild(t *testing.T) {
 	}
 	if code, stdout, stderr := runCmd("build"); code != 0 || !strings.HasPrefix(stdout, "built 2 logos") {
 		t.Fatalf("build: exit %d, %s %s", code, stdout, stderr)
+	}
+	detail, err := os.ReadFile(filepath.Join(dir, "dist/api/logos/acme-corp.json"))
+	if want := `"via":{"name":"simple-icons","version":"16.37.0","url":"https://github.com/simple-icons/simple-icons"}`; err != nil || !strings.Contains(string(detail), want) {
+		t.Errorf("the detail JSON lacks %s: %v\n%s", want, err, detail)
 	}
 }
 

@@ -158,19 +158,7 @@ func validateLogo(ls *source.Logo, knownCats map[string]bool, haveCats bool, mem
 		}
 		doc, info, p := checkVariant(name, f, memo)
 		probs = append(probs, p...)
-		fm := source.FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL}
-		if o, ok := overrides[name]; ok {
-			if o.Source != "" {
-				fm.Source = o.Source
-			}
-			if o.License != "" {
-				// A licence override brings its own URL (or none): the
-				// default's URL describes another licence.
-				fm.License, fm.LicenseURL = o.License, o.LicenseURL
-			} else if o.LicenseURL != "" {
-				fm.LicenseURL = o.LicenseURL
-			}
-		}
+		fm := fileMeta(m, overrides[name])
 		logo.Variants = append(logo.Variants, &Variant{Name: name, Path: f.Path, Source: f.Data, Info: info, Meta: fm, doc: doc})
 	}
 	probs = append(probs, darkReadability(logo, m)...)
@@ -178,6 +166,27 @@ func validateLogo(ls *source.Logo, knownCats map[string]bool, haveCats bool, mem
 		return nil, probs
 	}
 	return logo, probs
+}
+
+// fileMeta is the provenance of a file: the logo's, with what the files:
+// entry o that describes the file (zero when none does) sets in its place.
+func fileMeta(m *source.Meta, o source.FileMeta) source.FileMeta {
+	fm := source.FileMeta{Source: m.Source, License: m.License, LicenseURL: m.LicenseURL, Via: m.Via}
+	if o.Source != "" {
+		// A source override brings its own via (or none): the logo's
+		// via is where another artwork was taken from.
+		fm.Source, fm.Via = o.Source, o.Via
+	} else if o.Via != nil {
+		fm.Via = o.Via
+	}
+	if o.License != "" {
+		// A licence override brings its own URL (or none): the logo's
+		// URL describes another licence.
+		fm.License, fm.LicenseURL = o.License, o.LicenseURL
+	} else if o.LicenseURL != "" {
+		fm.LicenseURL = o.LicenseURL
+	}
+	return fm
 }
 
 // fileOverrides maps each variant the logo has to the files: entry that

@@ -256,6 +256,46 @@ func TestVariantGlobs(t *testing.T) {
 	}
 }
 
+// TestViaPerFile: a file has the logo's via unless its files: entry sets
+// a via, which replaces it, or a source, which brings its own via or none.
+func TestViaPerFile(t *testing.T) {
+	const logoVia = "via: {name: simple-icons, version: 16.37.0, url: https://example.com/si}\n"
+	si := &source.Via{Name: "simple-icons", Version: "16.37.0", URL: "https://example.com/si"}
+	dev := &source.Via{Name: "devicon", Version: "2.17.0", URL: "https://example.com/dev"}
+	const devVia = "via: {name: devicon, version: 2.17.0, url: https://example.com/dev}"
+	for _, tc := range []struct {
+		name, yaml string
+		want       map[string]*source.Via // by variant; icon, icon-mono and wordmark
+	}{
+		{"none", "", map[string]*source.Via{}},
+		{"the logo's", logoVia, map[string]*source.Via{"icon": si, "icon-mono": si, "wordmark": si}},
+		{"a file's own", "files:\n  wordmark: {" + devVia + "}\n", map[string]*source.Via{"wordmark": dev}},
+		{"a file's in place of the logo's", logoVia + "files:\n  wordmark: {" + devVia + "}\n", map[string]*source.Via{"icon": si, "icon-mono": si, "wordmark": dev}},
+		{"a file's source and via", logoVia + "files:\n  wordmark: {source: https://example.com/w, " + devVia + "}\n", map[string]*source.Via{"icon": si, "icon-mono": si, "wordmark": dev}},
+		{"a file's source alone drops the logo's", logoVia + "files:\n  wordmark: {source: https://example.com/w}\n", map[string]*source.Via{"icon": si, "icon-mono": si}},
+		{"a file's licence keeps it", logoVia + "files:\n  wordmark: {license: MIT}\n", map[string]*source.Via{"icon": si, "icon-mono": si, "wordmark": si}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testTree()
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + tc.yaml)
+			logos, probs := checkAll(t, m, "src")
+			if len(probs.Errors()) > 0 {
+				t.Fatal(probs)
+			}
+			got := map[string]*source.Via{}
+			for _, v := range logos["gitlab"].Variants {
+				if v.Meta.Via != nil {
+					got[v.Name] = v.Meta.Via
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("via of each file (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestDefaultComponent(t *testing.T) {
 	for _, tc := range []struct{ name, slug, want string }{
 		{"GitHub", "github", "GitHubIcon"},                  // the name spells the slug: its capitals stay

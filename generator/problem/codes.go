@@ -76,6 +76,13 @@ const (
 	LicenseInvalid Code = "license-invalid"
 	// LicenseURLMissing: a LicenseRef-<name> licence without license_url.
 	LicenseURLMissing Code = "license-url-missing"
+	// ViaIncomplete: a via: that does not give the distribution's name,
+	// the version the file was taken from and its URL, all three.
+	ViaIncomplete Code = "via-incomplete"
+	// ViaVersionUnpinned: a via: version that names no one release: a
+	// range (^1.2.0, >=1), a wildcard (1.x) or a tag or branch that moves
+	// (latest, main).
+	ViaVersionUnpinned Code = "via-version-unpinned"
 	// URLInvalid: a URL that is not an absolute http(s) URL.
 	URLInvalid Code = "url-invalid"
 	// HexInvalid: hex is not a colour written #RRGGBB.

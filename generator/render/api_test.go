@@ -160,7 +160,11 @@ func checkDetailJSON(t *testing.T, d *LogoDetail) bool {
 // with keys that are not variants (left to marshal).
 func TestDetailJSON(t *testing.T) {
 	odd := "<b> & 'q' \"\\ \u2028\u2029 \x00\x1f\x7f \xff\xfe ünï 😀"
-	files := VariantFiles{"icon": {Source: "https://x.example", License: "MIT"}, "wordmark": {Source: odd, License: odd, LicenseURL: odd}}
+	files := VariantFiles{
+		"icon":      {Source: "https://x.example", License: "MIT"},
+		"icon-mono": {Source: "https://x.example", License: "MIT", Via: &source.Via{Name: "simple-icons", Version: "16.37.0", URL: "https://x.example/si"}},
+		"wordmark":  {Source: odd, License: odd, LicenseURL: odd, Via: &source.Via{Name: odd, Version: odd, URL: odd}},
+	}
 	for _, tc := range []struct {
 		d    LogoDetail
 		took bool
@@ -184,6 +188,7 @@ func TestDetailJSON(t *testing.T) {
 func FuzzDetailJSON(f *testing.F) {
 	f.Add("github", "GitHub", "#181717", "devtools", "alias", "https://x.example", "MIT", "", uint8(3))
 	f.Add("a", "\"\\\x00\u2028\xff", "", "", "", "<>&", "", "\x7f", uint8(31))
+	f.Add("github", "simple-icons", "16.37.0", "devtools", "", "https://x.example", "CC0-1.0", "https://x.example/si", uint8(63))
 	f.Fuzz(func(t *testing.T, slug, name, hex, category, alias, src, license, licenseURL string, variants uint8) {
 		d := &LogoDetail{LogoCard: LogoCard{Slug: slug, Name: name, Hex: hex, Page: src, Categories: []string{category, name}, SVG: VariantURLs{}},
 			Component: name, Install: alias, Files: VariantFiles{}, Aliases: []string{alias}, Guidelines: licenseURL}
@@ -193,7 +198,11 @@ func FuzzDetailJSON(f *testing.F) {
 		for i, v := range source.Variants {
 			if variants&(1<<i) != 0 {
 				d.SVG[v] = src + v
-				d.Files[v] = source.FileMeta{Source: src, License: license, LicenseURL: licenseURL}
+				fm := source.FileMeta{Source: src, License: license, LicenseURL: licenseURL}
+				if variants&(1<<len(source.Variants)) != 0 && i%2 == 0 { // the bit above the variants': a via on every other file
+					fm.Via = &source.Via{Name: name, Version: hex, URL: licenseURL}
+				}
+				d.Files[v] = fm
 			}
 		}
 		if !checkDetailJSON(t, d) {

@@ -180,6 +180,15 @@ func detailJSON(d *LogoDetail) ([]byte, bool) {
 			b = append(b, `,"license_url":`...)
 			b = appendJSONString(b, m.LicenseURL, enc)
 		}
+		if m.Via != nil {
+			b = append(b, `,"via":{"name":`...)
+			b = appendJSONString(b, m.Via.Name, enc)
+			b = append(b, `,"version":`...)
+			b = appendJSONString(b, m.Via.Version, enc)
+			b = append(b, `,"url":`...)
+			b = appendJSONString(b, m.Via.URL, enc)
+			b = append(b, '}')
+		}
 		return append(b, '}')
 	})
 	if len(d.Aliases) > 0 {

@@ -80,6 +80,9 @@ type componentData struct {
 type componentVariant struct {
 	Name                        string
 	Source, License, LicenseURL string
+	// ViaName, ViaVersion and ViaURL are the distribution the file was
+	// taken from, all three empty when it has none.
+	ViaName, ViaVersion, ViaURL string
 	*svg.JSX
 }
 
@@ -265,9 +268,11 @@ func parseComponentTemplate(tmpl fs.FS) (*template.Template, error) {
 func componentSource(src *bytes.Buffer, r *registryRenderer, l *check.Logo) error {
 	data := componentData{Slug: l.Slug, Name: l.Name, Component: l.Component, Page: r.base + "/logos/" + l.Slug + "/"}
 	for _, v := range l.Variants {
-		data.Variants = append(data.Variants, componentVariant{
-			Name: v.Name, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, JSX: v.JSX,
-		})
+		cv := componentVariant{Name: v.Name, Source: v.Meta.Source, License: v.Meta.License, LicenseURL: v.Meta.LicenseURL, JSX: v.JSX}
+		if via := v.Meta.Via; via != nil {
+			cv.ViaName, cv.ViaVersion, cv.ViaURL = via.Name, via.Version, via.URL
+		}
+		data.Variants = append(data.Variants, cv)
 	}
 	if r.skeletons != nil {
 		b, ok, err := r.skeletons.fillText(src.AvailableBuffer(), data, applyComponentFunc)
@@ -376,6 +381,7 @@ func TemplateNames(tmpl fs.FS) (used map[string]bool, suffixes []string, err err
 		// that every branch of the template runs.
 		Variants: []componentVariant{{
 			Name: "icon", Source: "https://example.com/", License: "LicenseRef-Sample", LicenseURL: "https://example.com/license",
+			ViaName: "sample-icons", ViaVersion: "1.0.0", ViaURL: "https://example.com/sample-icons",
 			JSX: &svg.JSX{Attrs: `viewBox="0 0 24 24"`, Class: `"a"`, Style: `{ color: "red" }`, Body: `<path id={p + "a"} d="M0 0h24v24H0z" />`, Width: "1em", Height: "1em", UsesPrefix: true},
 		}, {
 			Name: "icon-mono", Source: "https://example.com/", License: "CC0-1.0",

@@ -156,6 +156,9 @@ type variantView struct {
 	Source          string
 	License         string
 	LicenseURL      string
+	// Via is the distribution the file was taken from: its name and
+	// version, and its URL; all three empty when the file has none.
+	ViaName, ViaVersion, ViaURL string
 }
 
 // variantText is each variant's heading, its name in alt text, and a note.
@@ -692,6 +695,9 @@ func newVariantView(l *check.Logo, v *check.Variant, d LogoDetail) variantView {
 		License:  v.Meta.License,
 	}
 	vv.OnLight, vv.OnDark = backgrounds(v)
+	if via := v.Meta.Via; via != nil {
+		vv.ViaName, vv.ViaVersion, vv.ViaURL = via.Name, via.Version, via.URL
+	}
 	vv.LicenseURL = v.Meta.LicenseURL
 	if vv.LicenseURL == "" && !strings.HasPrefix(v.Meta.License, "LicenseRef-") {
 		vv.LicenseURL = "https://spdx.org/licenses/" + v.Meta.License + ".html"

@@ -27,6 +27,7 @@ type FileMeta struct {
 	Source     string `json:"source"`
 	License    string `json:"license"`
 	LicenseURL string `json:"license_url,omitempty"`
+	Via        *Via   `json:"via,omitempty"`
 }
 
 // Meta is the content of a logo.yaml, checked field by field. Fields that
@@ -38,6 +39,7 @@ type Meta struct {
 	Source     string
 	License    string
 	LicenseURL string
+	Via        *Via
 	Guidelines string
 	Aliases    []string
 	Files      map[string]FileMeta // overrides as written, by key: a variant or a variant glob ("wordmark*")
@@ -66,7 +68,7 @@ var (
 
 var requiredKeys = []string{"name", "hex", "categories", "source", "license"}
 
-var logoKeys = []string{"name", "hex", "categories", "source", "license", "license_url", "guidelines", "aliases", "files", "component", "install"}
+var logoKeys = []string{"name", "hex", "categories", "source", "license", "license_url", "via", "guidelines", "aliases", "files", "component", "install"}
 
 const (
 	maxCategories = 5
@@ -121,6 +123,8 @@ func ParseMeta(f *File) (*Meta, problem.List) {
 			m.License = r.license(k, v, "license")
 		case "license_url":
 			m.LicenseURL = r.url(k, v, "license_url")
+		case "via":
+			m.Via = r.via(k, v, "via")
 		case "guidelines":
 			m.Guidelines = r.url(k, v, "guidelines")
 		case "aliases":
@@ -588,7 +592,7 @@ func (r *metaReader) aliases(v *yaml.Node) []string {
 
 func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 	if v.Kind != yaml.MappingNode {
-		r.errorf(v, problem.TypeInvalid, "files must be a mapping from variant name to {source, license, license_url}")
+		r.errorf(v, problem.TypeInvalid, "files must be a mapping from variant name to {source, license, license_url, via}")
 		return nil
 	}
 	out := map[string]FileMeta{}
@@ -636,12 +640,14 @@ func (r *metaReader) files(v *yaml.Node) map[string]FileMeta {
 				licenseKey = fk
 			case "license_url":
 				fm.LicenseURL = r.url(fk, fval, what)
+			case "via":
+				fm.Via = r.via(fk, fval, what)
 			default:
-				r.errorf(fk, problem.KeyUnknown, "files.%s: unknown key %q; a file override has source, license and license_url", variant, fk.Value)
+				r.errorf(fk, problem.KeyUnknown, "files.%s: unknown key %q; a file override has source, license, license_url and via", variant, fk.Value)
 			}
 		}
 		if len(seen) == 0 {
-			r.errorf(fv, problem.ValueEmpty, "files.%s is empty; give source, license or license_url, or remove it", variant)
+			r.errorf(fv, problem.ValueEmpty, "files.%s is empty; give source, license, license_url or via, or remove it", variant)
 		}
 		if licenseKey != nil {
 			checkLicenseURL(r, fm.License, fm.LicenseURL, licenseKey, "files."+variant+".license_url")

@@ -20,8 +20,15 @@ func TestParseMetaGood(t *testing.T) {
 	m, probs := ParseMeta(&File{Path: "l.yaml", Data: []byte(goodMeta + `license_url: https://creativecommons.org/publicdomain/zero/1.0/
 guidelines: https://github.com/logos
 aliases: [Octocat]
+via: {name: simple-icons, version: 16.37.0, url: https://github.com/simple-icons/simple-icons}
 files:
-  wordmark: {source: https://example.com/w, license: MIT}
+  wordmark:
+    source: https://example.com/w
+    license: MIT
+    via:
+      name: devicon
+      version: "2.17"
+      url: https://github.com/devicons/devicon/tree/v2.17/icons/github
   icon-dark: {license: LicenseRef-Brand, license_url: https://example.com/terms}
 component: OctoIcon
 install: npx something
@@ -34,9 +41,11 @@ install: npx something
 		Name: "GitHub", Hex: "#181717", Categories: []string{"devtools", "social"},
 		Source: "https://github.com/logos", License: "CC0-1.0",
 		LicenseURL: "https://creativecommons.org/publicdomain/zero/1.0/",
+		Via:        &Via{Name: "simple-icons", Version: "16.37.0", URL: "https://github.com/simple-icons/simple-icons"},
 		Guidelines: "https://github.com/logos", Aliases: []string{"Octocat"},
 		Files: map[string]FileMeta{
-			"wordmark":  {Source: "https://example.com/w", License: "MIT"},
+			"wordmark": {Source: "https://example.com/w", License: "MIT",
+				Via: &Via{Name: "devicon", Version: "2.17", URL: "https://github.com/devicons/devicon/tree/v2.17/icons/github"}},
 			"icon-dark": {License: "LicenseRef-Brand", LicenseURL: "https://example.com/terms"},
 		},
 		Component: "OctoIcon", Install: "npx something",
@@ -91,9 +100,9 @@ func TestParseMetaErrors(t *testing.T) {
 		{"empty optional key", goodMeta + "guidelines: \"\"\n",
 			[]string{`[value-empty] l.yaml:6:13: guidelines is empty; give it a value or remove the key`}},
 		{"unknown key with suggestion", goodMeta + "lisence_url: https://x.org\n",
-			[]string{`[key-unknown] l.yaml:6:1: unknown key "lisence_url"; did you mean "license_url"? The keys are name, hex, categories, source, license, license_url, guidelines, aliases, files, component, install`}},
+			[]string{`[key-unknown] l.yaml:6:1: unknown key "lisence_url"; did you mean "license_url"? The keys are name, hex, categories, source, license, license_url, via, guidelines, aliases, files, component, install`}},
 		{"unknown key", goodMeta + "colour: red\n",
-			[]string{`[key-unknown] l.yaml:6:1: unknown key "colour"; the keys are name, hex, categories, source, license, license_url, guidelines, aliases, files, component, install`}},
+			[]string{`[key-unknown] l.yaml:6:1: unknown key "colour"; the keys are name, hex, categories, source, license, license_url, via, guidelines, aliases, files, component, install`}},
 		{"duplicate key", goodMeta + "name: Other\n",
 			[]string{`[key-duplicate] l.yaml:6:1: duplicate key "name" (first at line 1); keep one`}},
 		{"categories not a list", replace("[devtools, social]", "devtools"),
@@ -129,9 +138,9 @@ func TestParseMetaErrors(t *testing.T) {
 		{"files unknown variant", goodMeta + "files:\n  icon_dark: {license: MIT}\n",
 			[]string{`[key-unknown] l.yaml:7:3: files: unknown variant "icon_dark"; the variants are icon, icon-mono, icon-dark, wordmark, wordmark-dark`}},
 		{"files unknown key", goodMeta + "files:\n  wordmark: {licence: MIT}\n",
-			[]string{`[key-unknown] l.yaml:7:14: files.wordmark: unknown key "licence"; a file override has source, license and license_url`}},
+			[]string{`[key-unknown] l.yaml:7:14: files.wordmark: unknown key "licence"; a file override has source, license, license_url and via`}},
 		{"files empty override", goodMeta + "files:\n  wordmark: {}\n",
-			[]string{`[value-empty] l.yaml:7:13: files.wordmark is empty; give source, license or license_url, or remove it`}},
+			[]string{`[value-empty] l.yaml:7:13: files.wordmark is empty; give source, license, license_url or via, or remove it`}},
 		{"bad component", goodMeta + "component: github-icon\n",
 			[]string{`[component-invalid] l.yaml:6:12: component "github-icon" is not a component name: a JS identifier of ASCII letters and digits that starts with an upper-case letter (JSX reads <lower-case /> as an HTML element), for example GitHubIcon`}},
 		{"aliases not a list", goodMeta + "aliases: Octocat\n",
@@ -306,6 +315,83 @@ func TestInstallRule(t *testing.T) {
 	// too for the build's -install-template.
 	if msg := CheckInstall("npx x\nsh"); !strings.Contains(msg, "shell operator") {
 		t.Errorf("CheckInstall with a newline = %q", msg)
+	}
+}
+
+// TestViaRule has one input per rule of via:, at the top level and in a
+// files: entry, with its exact message; the good ones give the Via.
+func TestViaRule(t *testing.T) {
+	const example = "for example via: {name: simple-icons, version: 16.37.0, url: https://github.com/simple-icons/simple-icons}"
+	const pin = "; give the version the file was taken from (a release, or a commit), for example 16.37.0"
+	si := &Via{Name: "simple-icons", Version: "16.37.0", URL: "https://github.com/simple-icons/simple-icons"}
+	for _, tc := range []struct {
+		name, via string
+		want      *Via
+		problems  []string
+	}{
+		{"flow", "{name: simple-icons, version: 16.37.0, url: https://github.com/simple-icons/simple-icons}", si, nil},
+		{"block", "\n  name: simple-icons\n  version: 16.37.0\n  url: https://github.com/simple-icons/simple-icons", si, nil},
+		{"a version YAML reads as a number", "{name: x, version: 2.10, url: https://x.example}", &Via{Name: "x", Version: "2.10", URL: "https://x.example"}, nil},
+		{"a commit", "{name: brand-assets, version: 5dee713, url: https://github.com/x/y/tree/5dee713}", &Via{Name: "brand-assets", Version: "5dee713", URL: "https://github.com/x/y/tree/5dee713"}, nil},
+		{"a pre-release", "{name: x, version: 3.0.0-beta.2, url: https://x.example}", &Via{Name: "x", Version: "3.0.0-beta.2", URL: "https://x.example"}, nil},
+		{"a text", "simple-icons 16.37.0", nil,
+			[]string{`[type-invalid] l.yaml:6:6: via must be a mapping of name, version and url, not the value "simple-icons 16.37.0"; ` + example}},
+		{"a list", "[simple-icons, 16.37.0]", nil,
+			[]string{`[type-invalid] l.yaml:6:6: via must be a mapping of name, version and url, not a list; ` + example}},
+		{"null", "", nil,
+			[]string{`[type-invalid] l.yaml:6:5: via must be a mapping of name, version and url, not an empty value; ` + example}},
+		{"empty", "{}", nil,
+			[]string{`[via-incomplete] l.yaml:6:1: via has no name, version or url; it names the distribution a file was taken from by name, version and url, ` + example}},
+		{"no version", "{name: simple-icons, url: https://github.com/simple-icons/simple-icons}", nil,
+			[]string{`[via-incomplete] l.yaml:6:1: via has no version; it names the distribution a file was taken from by name, version and url, ` + example}},
+		{"empty name", `{name: "", version: 1.0.0, url: https://x.example}`, nil,
+			[]string{`[via-incomplete] l.yaml:6:13: via.name is empty; give the distribution's name, for example simple-icons`}},
+		{"null version", "{name: x, version: , url: https://x.example}", nil,
+			[]string{`[via-incomplete] l.yaml:6:25: via.version is empty; give the version the file was taken from, for example 16.37.0`}},
+		{"relative url", "{name: x, version: 1.0.0, url: x.example/icons}", nil,
+			[]string{`[url-invalid] l.yaml:6:37: via.url "x.example/icons" is not an absolute http(s) URL; write it in full, starting with https://`}},
+		{"url with a password", "{name: x, version: 1.0.0, url: \"https://u:p@x.example\"}", nil,
+			[]string{`[url-invalid] l.yaml:6:37: via.url "https://u:p@x.example" must not carry a user name or password`}},
+		{"name not text", "{name: [x], version: 1.0.0, url: https://x.example}", nil,
+			[]string{`[type-invalid] l.yaml:6:13: via.name must be a single value, not a list`}},
+		{"bidi in name", "{name: \"x\u202ey\", version: 1.0.0, url: https://x.example}", nil,
+			[]string{`[text-invalid] l.yaml:6:13: via.name has a bidirectional control character (U+202E) at character 2; text must be one line without control or bidirectional characters, which are invisible and can change how it reads: remove it`}},
+		{"misspelt key", "{name: x, verison: 1.0.0, url: https://x.example}", nil,
+			[]string{`[key-unknown] l.yaml:6:16: via: unknown key "verison"; did you mean "version"? via has name, version and url`,
+				`[via-incomplete] l.yaml:6:1: via has no version; it names the distribution a file was taken from by name, version and url, ` + example}},
+		{"duplicate key", "{name: x, version: 1.0.0, url: https://x.example, name: y}", nil,
+			[]string{`[key-duplicate] l.yaml:6:56: via: duplicate key "name"; keep one`}},
+		{"latest", "{name: x, version: latest, url: https://x.example}", nil,
+			[]string{`[via-version-unpinned] l.yaml:6:25: via.version "latest" names a tag or branch that moves` + pin}},
+		{"a branch", "{name: x, version: Main, url: https://x.example}", nil,
+			[]string{`[via-version-unpinned] l.yaml:6:25: via.version "Main" names a tag or branch that moves` + pin}},
+		{"a caret range", "{name: x, version: ^16.37.0, url: https://x.example}", nil,
+			[]string{`[via-version-unpinned] l.yaml:6:25: via.version "^16.37.0" is a range of versions` + pin}},
+		{"a comparison", "{name: x, version: \">=2\", url: https://x.example}", nil,
+			[]string{`[via-version-unpinned] l.yaml:6:25: via.version ">=2" is a range of versions` + pin}},
+		{"a hyphen range", "{name: x, version: 1.0.0 - 2.0.0, url: https://x.example}", nil,
+			[]string{`[via-version-unpinned] l.yaml:6:25: via.version "1.0.0 - 2.0.0" is a range of versions` + pin}},
+		{"a wildcard", "{name: x, version: 16.x, url: https://x.example}", nil,
+			[]string{`[via-version-unpinned] l.yaml:6:25: via.version "16.x" is a wildcard` + pin}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, probs := ParseMeta(&File{Path: "l.yaml", Data: []byte(goodMeta + "via: " + tc.via + "\n")})
+			if diff := cmp.Diff(tc.problems, problemStrings(probs)); diff != "" {
+				t.Errorf("problems mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.want, m.Via); diff != "" {
+				t.Errorf("Via mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// In a files: entry the rules are the same, and the messages name it.
+	m, probs := ParseMeta(&File{Path: "l.yaml", Data: []byte(goodMeta + "files:\n  wordmark*: {via: {name: devicon, url: https://x.example}}\n")})
+	want := []string{`[via-incomplete] l.yaml:7:15: files.wordmark*.via has no version; it names the distribution a file was taken from by name, version and url, ` + example}
+	if diff := cmp.Diff(want, problemStrings(probs)); diff != "" {
+		t.Errorf("files: problems mismatch (-want +got):\n%s", diff)
+	}
+	if fm := m.Files["wordmark*"]; fm.Via != nil {
+		t.Errorf("files.wordmark*.via = %+v, want nil", fm.Via)
 	}
 }
 

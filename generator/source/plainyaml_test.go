@@ -65,6 +65,18 @@ func TestPlainMapping(t *testing.T) {
 		{"categories: [a,]\n", false},   // a trailing comma
 		{"categories: [a\n", false},     // a list over lines
 		{"files:\n  icon:\n    license: MIT\n", false},
+		{"via: {name: \"simple-icons\", version: \"16.37.0\", url: \"https://x.example/a\"}\n", true},
+		{"via: {  name: simple-icons ,version:  \"1\"  }\nname: x\n", true},
+		{"via: {}\n", true},
+		{"via: {name: x,}\n", false},                // a trailing comma
+		{"via: {name: x\n", false},                  // a mapping over lines
+		{"via: {name:x}\n", false},                  // no space after the colon
+		{"via: {name: 16.37.0}\n", false},           // a plain value that starts with a digit
+		{"via: {name: https://x.example}\n", false}, // a colon in a plain value
+		{"via: {null: x}\n", false},                 // a key that is not a string
+		{"via: {name: x, url: {a: b}}\n", false},    // nested
+		{"via: {\"name\": x}\n", false},             // a quoted key
+		{"via: {name: [x]}\n", false},               // a list in a mapping
 		{"---\nname: x\n", false},
 		{"# only a comment\n", false},
 		{"Name: x\n", false}, // keys are lower case
@@ -123,19 +135,19 @@ func TestPlainMappingGrammar(t *testing.T) {
 		": ", ":", " ", "  ", "#", " #", "\"", "\"x\"", "[", "]", ", ", ",", "\\", "'", "-", "- ",
 		"?", "!", "&", "*", "%", "@", "`", "|", ">", "{", "}", "\n", "\n  ", "\n#", "\t", "---", "...",
 		"a", "B", "z9", "1", "0x1F", ".5", "2024-01-01", "~", "https://a.example/b?c=d&e#f", "CC0-1.0",
-		"MIT OR Apache-2.0", "(", ")", ";", "=", "+", "$", "/", "_",
+		"MIT OR Apache-2.0", "(", ")", ";", "=", "+", "$", "/", "_", "version: ", "url: ", "name: \"n\", ",
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	accepted := 0
 	for range 200_000 {
 		var b strings.Builder
 		for range 1 + rnd.IntN(4) {
-			b.WriteString([]string{"name: ", "categories: [", "source: ", "license: \"", "aliases: "}[rnd.IntN(5)])
+			b.WriteString([]string{"name: ", "categories: [", "source: ", "license: \"", "aliases: ", "via: {", "via: {name: "}[rnd.IntN(7)])
 			for range rnd.IntN(6) {
 				b.WriteString(pieces[rnd.IntN(len(pieces))])
 			}
 			if rnd.IntN(3) > 0 {
-				b.WriteString([]string{"x", "]", "\"", "a, b]", "\"y\"]"}[rnd.IntN(5)])
+				b.WriteString([]string{"x", "]", "\"", "a, b]", "\"y\"]", "}", "x}", "\"y\"}", ", url: \"u\"}"}[rnd.IntN(9)])
 			}
 			b.WriteString("\n")
 		}

@@ -5,6 +5,8 @@
 //   node check.mjs render <jobs.json>    render components to static markup
 //   node check.mjs ast <dir>             parse <dir>/src/**/*.tsx with the
 //                                        TypeScript compiler of <dir>/tsconfig.json
+//   node check.mjs config <file>         validate a components.json against
+//                                        the shadcn package's schema of it
 //
 // Each prints one JSON document on stdout; the Go tests make the assertions.
 import { readFileSync, readdirSync } from "node:fs"
@@ -18,8 +20,10 @@ if (cmd === "schema") {
   console.log(JSON.stringify(await render(JSON.parse(readFileSync(arg, "utf8")))))
 } else if (cmd === "ast") {
   console.log(JSON.stringify(await ast(arg)))
+} else if (cmd === "config") {
+  console.log(JSON.stringify(await config(arg)))
 } else {
-  console.error("usage: node check.mjs schema <dist> | render <jobs.json> | ast <dir>")
+  console.error("usage: node check.mjs schema <dist> | render <jobs.json> | ast <dir> | config <components.json>")
   process.exit(2)
 }
 
@@ -75,6 +79,15 @@ async function schema(dist) {
     for (const f of data.files ?? []) unknownKeys(file, f, fileKeys, "files")
   }
   return { shadcn: shadcn.version, items, errors }
+}
+
+// config parses a components.json with the schema shadcn reads it with
+// (strict: an unknown key is an issue too).
+async function config(file) {
+  const { rawConfigSchema } = await import("shadcn/schema")
+  const shadcn = JSON.parse(readFileSync(new URL("node_modules/shadcn/package.json", import.meta.url), "utf8"))
+  const parsed = rawConfigSchema.safeParse(JSON.parse(readFileSync(file, "utf8")))
+  return { shadcn: shadcn.version, issues: parsed.success ? [] : parsed.error.issues }
 }
 
 // render renders each job's component to static markup with
