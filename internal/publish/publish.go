@@ -215,7 +215,7 @@ func ReadTree(fsys fs.FS, opts Options) (*Tree, error) {
 	return &Tree{files: files, manifest: manifest}, nil
 }
 
-// Publish makes the bucket hold exactly the tree (less _headers and hidden
+// Publish makes the bucket hold exactly the tree (less _headers, _redirects and hidden
 // files), in the order described in the package comment. It refuses
 // (RefusedError) a bucket whose record names another base URL, or that
 // holds objects but no record, unless opts.Force is set. Once the plan is

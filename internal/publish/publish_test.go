@@ -77,7 +77,7 @@ func build(t *testing.T, src fs.FS, base string) fstest.MapFS {
 func published(tree fstest.MapFS) map[string]fakeObject {
 	out := map[string]fakeObject{}
 	for name, f := range tree {
-		if name == "_headers" || strings.HasPrefix(path.Base(name), ".") {
+		if name == "_headers" || name == "_redirects" || strings.HasPrefix(path.Base(name), ".") {
 			continue
 		}
 		ctype, cache := headers.Site.Object(name)
@@ -505,6 +505,26 @@ func TestPublishInterrupt(t *testing.T) {
 	}
 }
 
+// TestPublishSkipsHostFiles: _headers and _redirects are read by Netlify
+// and Cloudflare Pages only; a bucket never gets them.
+func TestPublishSkipsHostFiles(t *testing.T) {
+	tree := build(t, goldenSrc(t), testBase)
+	tree["_redirects"] = &fstest.MapFile{Data: []byte("/logos/old/ /logos/new/ 301\n")}
+	if _, ok := tree["_headers"]; !ok {
+		t.Fatal("the build wrote no _headers")
+	}
+	store, b := newFake()
+	if _, err := pub(context.Background(), tree, b, fast); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"_headers", "_redirects"} {
+		if _, ok := store.snapshot()[k]; ok {
+			t.Errorf("%s was uploaded", k)
+		}
+	}
+	checkHolds(t, store, tree)
+}
+
 func TestPublishDryRun(t *testing.T) {
 	tree := build(t, goldenSrc(t), testBase)
 	store, b := newFake()
@@ -595,6 +615,7 @@ func TestPublishTreeProblems(t *testing.T) {
 	tree["logos/acme/link.svg"] = &fstest.MapFile{Data: []byte("icon.svg"), Mode: fs.ModeSymlink}
 	// Hidden files are no problem: they are never uploaded.
 	tree[".DS_Store"] = &fstest.MapFile{Data: []byte("x")}
+	tree["_redirects"] = &fstest.MapFile{Data: []byte("/old /new 301\n")}
 	tree[".git/config"] = &fstest.MapFile{Data: []byte("x")}
 	store, b := newFake()
 	_, err := pub(context.Background(), tree, b, fast)
