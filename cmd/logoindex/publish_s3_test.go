@@ -479,6 +479,20 @@ func TestPublishS3(t *testing.T) {
 			t.Fatal(err)
 		}
 		third := build("third", base)
+		// Dropped without a word: refused, with nothing sent.
+		srv.reset(nil)
+		code, stdout, stderr := runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"))
+		if want := "logoindex: refusing to publish: the tree drops 1 logo the bucket serves, and every URL of it would stop working: night-owl. To remove a logo on purpose, add it to source-logos/removed.yaml, with replaced_by if it has a successor"; code != 1 || !strings.HasPrefix(stderr, want) {
+			t.Fatalf("exit %d\n%s%s\nwant exit 1 and %q", code, stdout, stderr, want)
+		}
+		if puts, dels := srv.requests("start", "PUT", "logos"), srv.requests("start", "DELETE", "logos"); len(puts)+len(dels) > 0 {
+			t.Errorf("a refused publish sent PUT %v and DELETE %v", puts, dels)
+		}
+		// With its tombstone, which the build writes for a logo listed in
+		// removed.yaml, the logo goes and its detail stays.
+		const detail = "api/logos/night-owl.json"
+		testtree.Write(t, "third", map[string]string{detail: `{"slug":"night-owl","removed":true}` + "\n"})
+		third = published(t, "third")
 		var gone []string
 		for k := range first {
 			if _, ok := third[k]; !ok {
@@ -488,6 +502,9 @@ func TestPublishS3(t *testing.T) {
 		srv.reset(nil)
 		if code, stdout, stderr := runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos")); code != 0 {
 			t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+		}
+		if puts := srv.requests("start", "PUT", "logos"); !slices.Contains(puts, detail) {
+			t.Errorf("the tombstone was not uploaded: PUT %v", puts)
 		}
 		if got := slices.Sorted(slices.Values(srv.requests("start", "DELETE", "logos"))); !slices.Equal(slices.Sorted(slices.Values(gone)), got) || len(got) < 4 {
 			t.Errorf("DELETE %v\nwant %v", got, gone)

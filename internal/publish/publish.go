@@ -31,6 +31,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -58,9 +59,10 @@ type Options struct {
 	// Force publishes what Publish otherwise refuses: a tree built for a
 	// local address (localhost, 127.0.0.1, ...), a tree without a build
 	// manifest, a tree built for another base URL than BaseURL or than the
-	// one the bucket's record names, and a bucket that holds objects but
-	// no record (publish deletes what the tree lacks, so a mistyped bucket
-	// would lose its content).
+	// one the bucket's record names, a bucket that holds objects but no
+	// record (publish deletes what the tree lacks, so a mistyped bucket
+	// would lose its content), and a tree that drops a logo the bucket
+	// serves (see checkDropped).
 	Force bool
 	// BaseURL, when set, is the URL the bucket is served at: a tree built
 	// for another is refused.
@@ -229,6 +231,9 @@ func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Su
 	if err := checkBucket(remote, manifest.BaseURL, opts.Force); err != nil {
 		return nil, err
 	}
+	if err := checkDropped(files, remote.state, opts.Force); err != nil {
+		return nil, err
+	}
 	p := plan(files, remote)
 	next := newState(manifest.BaseURL, files)
 	sum := &Summary{Changes: p.changes, Skipped: p.skipped, BaseURL: manifest.BaseURL}
@@ -328,6 +333,42 @@ func checkBucket(remote *remote, base string, force bool) error {
 		return &RefusedError{fmt.Sprintf("the bucket serves a tree built for %s (its %s says so), and this tree was built for %s. Build for %s, or move the bucket to the new URL", describeBase(remote.state.BaseURL), StateKey, describeBase(base), describeBase(remote.state.BaseURL))}
 	}
 	return nil
+}
+
+// checkDropped refuses a tree that lacks the detail of a logo the bucket
+// serves, api/logos/<slug>.json. A logo removed on purpose keeps that file
+// as a tombstone (the build writes one for every slug listed in
+// source-logos/removed.yaml), so a tree without it has lost the logo by
+// mistake: a source folder deleted or renamed, or a bad merge. Every URL
+// of the logo would stop working for those who use it.
+func checkDropped(files map[string]*file, s *state, force bool) error {
+	if force || s == nil {
+		return nil
+	}
+	var dropped []string
+	for key := range s.Objects {
+		if slug, ok := logoDetail(key); ok && files[key] == nil {
+			dropped = append(dropped, slug)
+		}
+	}
+	if len(dropped) == 0 {
+		return nil
+	}
+	slices.Sort(dropped)
+	return &RefusedError{fmt.Sprintf("the tree drops %d %s the bucket serves, and every URL of %s would stop working: %s. "+
+		"To remove a logo on purpose, add it to source-logos/removed.yaml, with replaced_by if it has a successor, and build again: "+
+		"the build then keeps api/logos/<slug>.json as a tombstone. If the logo should stay, restore its folder in source-logos",
+		len(dropped), plural(len(dropped), "logo", "logos"), plural(len(dropped), "it", "them"), strings.Join(dropped, ", "))}
+}
+
+// logoDetail returns the slug of a logo's detail, api/logos/<slug>.json.
+func logoDetail(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "api/logos/")
+	if !ok {
+		return "", false
+	}
+	slug, ok := strings.CutSuffix(rest, ".json")
+	return slug, ok && slug != "" && !strings.Contains(slug, "/")
 }
 
 func describeBase(base string) string {

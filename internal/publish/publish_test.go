@@ -202,6 +202,11 @@ func TestPublishInOrder(t *testing.T) {
 	}
 }
 
+// writes are the objects written or deleted at the store.
+func writes(store *fakeStore) []string {
+	return append(store.ops("start", "PUT"), store.ops("start", "DELETE")...)
+}
+
 // changedKeys are the files whose bytes differ between two trees or that
 // only the second has.
 func changedKeys(a, b fstest.MapFS) []string {
@@ -255,15 +260,60 @@ func TestPublishChangedLogo(t *testing.T) {
 	checkOrder(t, store.log)
 }
 
-func TestPublishRemovedLogo(t *testing.T) {
+// tombstone is the detail a build keeps for a logo removed on purpose.
+func tombstone(slug string) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte(`{"slug":"` + slug + `","removed":true}` + "\n")}
+}
+
+// withoutLogo builds the golden sources without the logo slug.
+func withoutLogo(t *testing.T, slug string) fstest.MapFS {
 	src := goldenSrc(t)
-	before := build(t, src, testBase)
 	for name := range src {
-		if strings.HasPrefix(name, "night-owl/") {
+		if strings.HasPrefix(name, slug+"/") {
 			delete(src, name)
 		}
 	}
-	after := build(t, src, testBase)
+	return build(t, src, testBase)
+}
+
+// TestPublishRefusesDroppedLogo: a tree that lacks the detail of a logo
+// the bucket serves is refused, naming the logo and the fix, with nothing
+// written; its tombstone, or Force, lets it through.
+func TestPublishRefusesDroppedLogo(t *testing.T) {
+	before := build(t, goldenSrc(t), testBase)
+	after := withoutLogo(t, "night-owl")
+	store, b := publishedFake(t, before)
+	_, err := pub(context.Background(), after, b, fast)
+	var refused *RefusedError
+	want := "the tree drops 1 logo the bucket serves, and every URL of it would stop working: night-owl. To remove a logo on purpose, add it to source-logos/removed.yaml, with replaced_by if it has a successor"
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "pass -force if this is what you want") {
+		t.Fatalf("error %v\nwant a refusal saying %q", err, want)
+	}
+	if w := writes(store); len(w) > 0 {
+		t.Errorf("a refused publish wrote %v", w)
+	}
+	// Both logos gone: each is named.
+	empty := withoutLogo(t, "night-owl")
+	for name := range empty {
+		if strings.Contains(name, "acme") {
+			delete(empty, name)
+		}
+	}
+	if _, err := pub(context.Background(), empty, b, fast); err == nil || !strings.Contains(err.Error(), "the tree drops 2 logos the bucket serves, and every URL of them would stop working: acme, night-owl.") {
+		t.Errorf("two logos dropped: %v", err)
+	}
+	opts := fast
+	opts.Force = true
+	if _, err := pub(context.Background(), after, b, opts); err != nil {
+		t.Fatalf("with Force: %v", err)
+	}
+	checkHolds(t, store, after)
+}
+
+func TestPublishRemovedLogo(t *testing.T) {
+	before := build(t, goldenSrc(t), testBase)
+	after := withoutLogo(t, "night-owl")
+	after["api/logos/night-owl.json"] = tombstone("night-owl")
 
 	store, b := publishedFake(t, before)
 	sum, err := pub(context.Background(), after, b, fast)
@@ -287,6 +337,9 @@ func TestPublishRemovedLogo(t *testing.T) {
 		if !strings.Contains(k, "night-owl") {
 			t.Errorf("deleted %s, which is not night-owl's", k)
 		}
+	}
+	if got := store.snapshot()["api/logos/night-owl.json"].data; string(got) != string(after["api/logos/night-owl.json"].Data) {
+		t.Errorf("the tombstone is not in the bucket: %s", got)
 	}
 	checkHolds(t, store, after)
 	// The indexes and the record come first, then the page, then its SVGs.
