@@ -2,7 +2,8 @@
 // `logoindex publish`, which runs it, in a program of its own (see
 // internal/cli). Its flags are publish's:
 //
-//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-workers objects]
+//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-wait duration]
+//	                  [-workers objects]
 package main
 
 import (
@@ -56,6 +57,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *workers < 1 {
 		return cli.UsageError("-workers must be at least 1")
 	}
+	if a.Wait < 0 {
+		return cli.UsageError("-wait must not be negative; 0 refuses at once while another publish holds the bucket")
+	}
 	if *baseURL != "" {
 		if *baseURL, err = cli.CheckBaseURL(*baseURL); err != nil {
 			return err
@@ -65,7 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
 	}
 	start := time.Now()
-	opts := publish.Options{DryRun: *dryRun, Force: *force, BaseURL: *baseURL, Workers: *workers}
+	opts := publish.Options{DryRun: *dryRun, Force: *force, BaseURL: *baseURL, Workers: *workers, Wait: a.Wait,
+		Note: func(msg string) { fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(msg)) }}
 	// The tree first: its problems need no bucket and no credentials.
 	root, err := os.OpenRoot(*dir)
 	if err != nil {
@@ -108,6 +113,7 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 		tree       *publish.TreeError
 		refused    *publish.RefusedError
 		incomplete *publish.IncompleteError
+		held       *publish.LeaseHeldError
 	)
 	switch {
 	case err == nil:
@@ -119,7 +125,7 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 		return &cli.ExitError{Code: 1, Msg: fmt.Sprintf("%s cannot be published; nothing was sent", dir)}
 	case errors.As(err, &refused):
 		return &cli.ExitError{Code: 1, Msg: "refusing to publish: " + err.Error()}
-	case errors.As(err, &incomplete):
+	case errors.As(err, &incomplete), errors.As(err, &held):
 		return &cli.ExitError{Code: 1, Msg: err.Error()}
 	}
 	return &cli.ExitError{Code: 1, Msg: err.Error() + credentialHint(scheme)}
@@ -274,4 +280,9 @@ func (r *barReporter) finish() {
 	}
 }
 
-func main() { cli.Main(run) }
+// interruptGrace is how long publish has after Ctrl-C or SIGTERM to stop
+// its requests and release the bucket's lease, over the network. A second
+// Ctrl-C ends it at once.
+const interruptGrace = 10 * time.Second
+
+func main() { cli.MainGrace(run, interruptGrace) }

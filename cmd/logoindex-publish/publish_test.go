@@ -7,10 +7,14 @@ import (
 	"logoindex/internal/publish"
 )
 
-// TestDefaultWorkers: logoindex lists publish's flags without linking
-// internal/publish, so its default -workers is a copy of this one.
-func TestDefaultWorkers(t *testing.T) {
+// TestDefaults: logoindex lists publish's flags without linking
+// internal/publish, so its defaults of -workers and -wait are copies of
+// this one's.
+func TestDefaults(t *testing.T) {
 	if cli.PublishWorkers != publish.DefaultWorkers {
 		t.Errorf("cli.PublishWorkers = %d, internal/publish.DefaultWorkers = %d", cli.PublishWorkers, publish.DefaultWorkers)
+	}
+	if cli.PublishWait != publish.DefaultWait {
+		t.Errorf("cli.PublishWait = %s, internal/publish.DefaultWait = %s", cli.PublishWait, publish.DefaultWait)
 	}
 }

@@ -28,8 +28,15 @@ import (
 
 // Main runs a program: run with the process's arguments and standard
 // files, stopped through its context by SIGINT or SIGTERM, then exits
-// with the status ExitCode gives.
+// with the status ExitCode gives. A run has InterruptGrace to return after
+// a signal.
 func Main(run func(ctx context.Context, args []string, stdout, stderr io.Writer) error) {
+	MainGrace(run, InterruptGrace)
+}
+
+// MainGrace is Main with another grace after a signal: publish needs a
+// few seconds to release its lease on the bucket, over the network.
+func MainGrace(run func(ctx context.Context, args []string, stdout, stderr io.Writer) error, grace time.Duration) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -43,7 +50,7 @@ func Main(run func(ctx context.Context, args []string, stdout, stderr io.Writer)
 		// thousands of files can take seconds) is cut short. The output
 		// tree is swapped in atomically, so stopping anywhere leaves it as
 		// it was, and the next build removes what the temporary tree left.
-		time.AfterFunc(InterruptGrace, func() { os.Exit(ExitCode(&Interrupted{sig}, os.Stderr)) })
+		time.AfterFunc(grace, func() { os.Exit(ExitCode(&Interrupted{sig}, os.Stderr)) })
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, context.Canceled) && context.Cause(ctx) != nil {
@@ -233,12 +240,17 @@ type PublishArgs struct {
 	Dir, To, BaseURL string
 	DryRun, Force    bool
 	Workers          int
+	Wait             time.Duration
 }
 
-// PublishWorkers is publish's default -workers: internal/publish's
-// DefaultWorkers, which a test of logoindex-publish holds it to (that
-// package links the cloud stores' clients).
-const PublishWorkers = 8
+// PublishWorkers and PublishWait are publish's default -workers and -wait:
+// internal/publish's DefaultWorkers and DefaultWait, which a test of
+// logoindex-publish holds them to (that package links the cloud stores'
+// clients).
+const (
+	PublishWorkers = 8
+	PublishWait    = 5 * time.Minute
+)
 
 // PublishFlagSet registers publish's flags on a new set.
 func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
@@ -250,5 +262,6 @@ func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
 	fs.BoolVar(&a.Force, "force", false, "publish a tree built for localhost, for another base URL than the bucket's, or without a build manifest; or into a bucket holding objects logoindex did not publish (they are deleted)")
 	fs.StringVar(&a.BaseURL, "base-url", "", "`URL` the bucket is served at: refuse a tree built for another (optional)")
 	fs.IntVar(&a.Workers, "workers", PublishWorkers, "`objects` uploaded or deleted at once")
+	fs.DurationVar(&a.Wait, "wait", PublishWait, "how long to wait while another publish holds the bucket's lease, then refuse (`duration`; 0 refuses at once)")
 	return fs, &a
 }

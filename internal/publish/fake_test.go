@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -25,9 +26,13 @@ type fakeStore struct {
 	objects map[string]fakeObject
 	log     []string // "start PUT key", "end PUT key", ... in order
 	noMD5   bool     // list without MD5s
+	// noConditional ignores IfNotExist, as some S3-compatible stores do.
+	noConditional bool
 	// before, if set, runs before each operation (op is PUT, DELETE,
-	// GET, HEAD or LIST) and may fail it.
-	before func(ctx context.Context, op, key string) error
+	// GET, HEAD or LIST) on an object that is not the lease's, and may
+	// fail it; beforeLease likewise for the lease's (LIST of its prefix
+	// included).
+	before, beforeLease func(ctx context.Context, op, key string) error
 }
 
 type fakeObject struct {
@@ -39,6 +44,7 @@ var (
 	errFakeNotFound = errors.New("fake: no such object")
 	errFakeDenied   = errors.New("fake: access denied")
 	errFakeFlaky    = errors.New("fake: 503 slow down")
+	errFakeExists   = errors.New("fake: 412 precondition failed: the object exists")
 )
 
 func newFake() (*fakeStore, *blob.Bucket) {
@@ -50,6 +56,9 @@ func (f *fakeStore) op(ctx context.Context, op, key string) (end func(), err err
 	f.mu.Lock()
 	f.log = append(f.log, "start "+op+" "+key)
 	hook := f.before
+	if isLeaseKey(key) {
+		hook = f.beforeLease
+	}
 	f.mu.Unlock()
 	if hook != nil {
 		err = hook(ctx, op, key)
@@ -64,8 +73,14 @@ func (f *fakeStore) op(ctx context.Context, op, key string) (end func(), err err
 	}, err
 }
 
-// ops returns the logged operations of kind ("start" or "end") and op.
+// ops returns the logged operations of kind ("start" or "end") and op,
+// but those on the lease.
 func (f *fakeStore) ops(kind, op string) []string {
+	return slices.DeleteFunc(f.allOps(kind, op), isLeaseKey)
+}
+
+// allOps is ops with those on the lease.
+func (f *fakeStore) allOps(kind, op string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []string
@@ -81,6 +96,13 @@ func (f *fakeStore) put(key string, data []byte, ctype, cache string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.objects[key] = fakeObject{data, ctype, cache}
+}
+
+// content is snapshot without the lease's objects.
+func (f *fakeStore) content() map[string]fakeObject {
+	out := f.snapshot()
+	maps.DeleteFunc(out, func(k string, _ fakeObject) bool { return isLeaseKey(k) })
+	return out
 }
 
 func (f *fakeStore) snapshot() map[string]fakeObject {
@@ -99,6 +121,8 @@ func (f *fakeStore) ErrorCode(err error) gcerrors.ErrorCode {
 		return gcerrors.NotFound
 	case errors.Is(err, errFakeDenied):
 		return gcerrors.PermissionDenied
+	case errors.Is(err, errFakeExists):
+		return gcerrors.FailedPrecondition
 	case errors.Is(err, context.Canceled):
 		return gcerrors.Canceled
 	}
@@ -198,7 +222,7 @@ func (r *fakeReader) Attributes() *driver.ReaderAttributes { return &r.attrs }
 func (r *fakeReader) As(any) bool                          { return false }
 
 func (f *fakeStore) NewTypedWriter(ctx context.Context, key, contentType string, opts *driver.WriterOptions) (driver.Writer, error) {
-	return &fakeWriter{f: f, ctx: ctx, key: key, contentType: contentType, cacheControl: opts.CacheControl}, nil
+	return &fakeWriter{f: f, ctx: ctx, key: key, contentType: contentType, cacheControl: opts.CacheControl, ifNotExist: opts.IfNotExist}, nil
 }
 
 // fakeWriter stores the object on Close, like a PUT that sends it whole.
@@ -207,6 +231,7 @@ type fakeWriter struct {
 	ctx                       context.Context
 	key                       string
 	contentType, cacheControl string
+	ifNotExist                bool
 	buf                       bytes.Buffer
 }
 
@@ -218,7 +243,12 @@ func (w *fakeWriter) Close() error {
 	if err != nil {
 		return err
 	}
-	w.f.put(w.key, bytes.Clone(w.buf.Bytes()), w.contentType, w.cacheControl)
+	w.f.mu.Lock()
+	defer w.f.mu.Unlock()
+	if _, ok := w.f.objects[w.key]; ok && w.ifNotExist && !w.f.noConditional {
+		return errFakeExists
+	}
+	w.f.objects[w.key] = fakeObject{bytes.Clone(w.buf.Bytes()), w.contentType, w.cacheControl}
 	return nil
 }
 

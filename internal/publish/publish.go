@@ -81,6 +81,20 @@ type Options struct {
 	RetryWait time.Duration
 	// Reporter, if not nil, is told the plan and every finished object.
 	Reporter Reporter
+	// Note, if not nil, is told what a user should know that is not a
+	// change: waiting for the lease, taking over an expired one, a store
+	// that ignores conditional writes.
+	Note func(msg string)
+
+	// Wait is how long to wait for the bucket's lease while another
+	// publish holds it, before refusing (LeaseHeldError); 0 refuses at
+	// once. A dry run neither takes nor waits for the lease.
+	Wait time.Duration
+	// LeaseTTL is how long the lease lasts unless renewed (it is renewed
+	// every quarter of it); 0 means DefaultLeaseTTL.
+	LeaseTTL time.Duration
+	// Holder names this publish in the lease; "" means DefaultHolder().
+	Holder string
 }
 
 // Reporter follows a publish. Its methods are called one at a time.
@@ -159,19 +173,24 @@ func (e *ObjectError) Error() string {
 func (e *ObjectError) Unwrap() error { return e.Err }
 
 // IncompleteError is a publish that stopped before its end: objects
-// failed, or ctx was cancelled (then it matches ctx.Err() with
-// errors.Is). Its message says what the bucket serves now.
+// failed, ctx was cancelled (then it matches ctx.Err() with errors.Is), or
+// the lease was lost (a LeaseLostError). Its message says what the bucket
+// serves now.
 type IncompleteError struct {
 	Failed []*ObjectError
-	Cause  error // ctx.Err() for an interrupt, else nil
+	Cause  error // ctx.Err() for an interrupt, a LeaseLostError, else nil
 	Step   Step  // the step that did not finish
 }
 
 func (e *IncompleteError) Error() string {
 	var b strings.Builder
-	if e.Cause != nil {
+	var lost *LeaseLostError
+	switch {
+	case errors.As(e.Cause, &lost):
+		b.WriteString("stopped: " + lost.Error())
+	case e.Cause != nil:
 		b.WriteString("interrupted")
-	} else {
+	default:
 		fmt.Fprintf(&b, "%d %s failed", len(e.Failed), plural(len(e.Failed), "object", "objects"))
 	}
 	for _, f := range e.Failed {
@@ -217,26 +236,115 @@ func ReadTree(fsys fs.FS, opts Options) (*Tree, error) {
 	return &Tree{files: files, manifest: manifest}, nil
 }
 
-// Publish makes the bucket hold exactly the tree (less _headers, _redirects and hidden
-// files), in the order described in the package comment. It refuses
-// (RefusedError) a bucket whose record names another base URL, or that
-// holds objects but no record, unless opts.Force is set. Once the plan is
-// made the Summary is not nil, even with an error (IncompleteError).
+// Publish makes the bucket hold exactly the tree (less _headers,
+// _redirects and hidden files), in the order described in the package
+// comment. It refuses (RefusedError) a bucket whose record names another
+// base URL, that holds objects but no record, or whose logos the tree
+// drops, unless opts.Force is set. It holds the bucket's lease (lease.go)
+// while it writes, and waits up to opts.Wait for one another publish
+// holds (then LeaseHeldError). Once the plan is made the Summary is not
+// nil, even with an error (IncompleteError).
 func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Summary, error) {
-	files, manifest := tree.files, tree.manifest
-	remote, err := readRemote(ctx, b, opts.Force)
+	var j job = &siteJob{tree: tree, b: b, opts: opts}
+	if opts.DryRun {
+		if err := j.inspect(ctx); err != nil {
+			return nil, err
+		}
+		return j.execute(ctx)
+	}
+	c := newLeaseConfig(opts)
+	head, err := peekLease(ctx, b, c)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkBucket(remote, manifest.BaseURL, opts.Force); err != nil {
+	wasFree := head.free(time.Now())
+	// Refusals first: they write nothing, and need not wait for the lease.
+	if err := j.inspect(ctx); err != nil {
 		return nil, err
 	}
-	if err := checkDropped(files, remote.state, opts.Force); err != nil {
+	l, err := acquireLease(ctx, b, c, head)
+	if err != nil {
 		return nil, err
 	}
-	p := plan(files, remote)
-	next := newState(manifest.BaseURL, files)
-	sum := &Summary{Changes: p.changes, Skipped: p.skipped, BaseURL: manifest.BaseURL}
+	defer l.release()
+	ctx, stop := l.keep(ctx)
+	defer stop()
+	if !wasFree || l.gen != head.gen+1 {
+		// Another publish held the lease since the bucket was read, and
+		// may have changed it: read it again.
+		if err := j.inspect(ctx); err != nil {
+			return nil, err
+		}
+	}
+	sum, err := j.execute(ctx)
+	return sum, withLostLease(ctx, err)
+}
+
+// withLostLease makes err, when the lease was lost under it, say so.
+func withLostLease(ctx context.Context, err error) error {
+	lost := lostCause(ctx)
+	if lost == nil || err == nil {
+		return err
+	}
+	var inc *IncompleteError
+	if errors.As(err, &inc) {
+		inc.Cause = lost
+		return inc
+	}
+	return lost
+}
+
+// job is one kind of publish, which Publish runs under the lease.
+type job interface {
+	// inspect reads the bucket and returns a refusal, if any. It writes
+	// nothing.
+	inspect(ctx context.Context) error
+	// execute plans the changes against what inspect read, reports them,
+	// and carries them out unless Options.DryRun is set.
+	execute(ctx context.Context) (*Summary, error)
+}
+
+// siteJob publishes the site: the bucket ends holding exactly the tree.
+type siteJob struct {
+	tree   *Tree
+	b      *blob.Bucket
+	opts   Options
+	remote *remote // what inspect read
+}
+
+func (j *siteJob) inspect(ctx context.Context) error {
+	remote, err := readRemote(ctx, j.b, j.opts.Force)
+	if err != nil {
+		return err
+	}
+	if err := checkBucket(remote, j.tree.manifest.BaseURL, j.opts.Force); err != nil {
+		return err
+	}
+	if err := checkDropped(j.tree.files, remote.state, j.opts.Force); err != nil {
+		return err
+	}
+	j.remote = remote
+	return nil
+}
+
+func (j *siteJob) execute(ctx context.Context) (*Summary, error) {
+	files, base := j.tree.files, j.tree.manifest.BaseURL
+	p := plan(files, j.remote)
+	sum, r := startSummary(p, base, j.opts)
+	if j.opts.DryRun {
+		return sum, nil
+	}
+	run := &runner{b: j.b, opts: j.opts, r: r, sum: sum}
+	return sum, run.all(ctx, p.changes, files, func(ctx context.Context) *IncompleteError {
+		return run.writeState(ctx, j.remote.stateData, newState(base, files))
+	})
+}
+
+// startSummary reports the plan and returns the summary of what it would
+// do, and the reporter of the run. The counts restart from zero for a
+// real run, to count what was done.
+func startSummary(p changes, base string, opts Options) (*Summary, *reporter) {
+	sum := &Summary{Changes: p.changes, Skipped: p.skipped, BaseURL: base}
 	for _, c := range p.changes {
 		if c.Action == Upload {
 			sum.Uploaded++
@@ -247,25 +355,28 @@ func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Su
 	}
 	r := &reporter{r: opts.Reporter}
 	r.Plan(p.changes, p.skipped)
-	if opts.DryRun {
-		return sum, nil
+	if !opts.DryRun {
+		sum.Uploaded, sum.Deleted, sum.Bytes = 0, 0, 0
 	}
-	// The counts become what was done.
-	sum.Uploaded, sum.Deleted, sum.Bytes = 0, 0, 0
-	run := &runner{b: b, opts: opts, r: r, sum: sum}
-	for _, batch := range batches(p.changes) {
+	return sum, r
+}
+
+// all carries out the changes batch by batch; record writes the record
+// of the publish in its own step (StepRecord).
+func (run *runner) all(ctx context.Context, changes []Change, files map[string]*file, record func(context.Context) *IncompleteError) error {
+	for _, batch := range batches(changes) {
 		var err *IncompleteError
 		if batch.step == StepRecord {
-			err = run.writeState(ctx, remote.stateData, next)
+			err = record(ctx)
 		} else {
 			err = run.step(ctx, batch.changes, files)
 		}
 		if err != nil {
 			err.Step = batch.step
-			return sum, err
+			return err
 		}
 	}
-	return sum, nil
+	return nil
 }
 
 // batch is changes that may run together: each waits for the one before.
@@ -479,11 +590,17 @@ loop:
 // retry runs op until it succeeds, fails for good, or runs out of
 // attempts, waiting longer before each new attempt.
 func (run *runner) retry(ctx context.Context, c Change, op func(context.Context) error) error {
-	attempts := run.opts.Attempts
+	return retry(ctx, run.opts, op, func(err error, attempt int) { run.r.Retry(c, err, attempt) })
+}
+
+// retry runs op as runner.retry does, telling onRetry, if not nil, of
+// each failed attempt that will be tried again.
+func retry(ctx context.Context, opts Options, op func(context.Context) error, onRetry func(err error, attempt int)) error {
+	attempts := opts.Attempts
 	if attempts <= 0 {
 		attempts = DefaultAttempts
 	}
-	wait := run.opts.RetryWait
+	wait := opts.RetryWait
 	if wait <= 0 {
 		wait = DefaultRetryWait
 	}
@@ -492,7 +609,9 @@ func (run *runner) retry(ctx context.Context, c Change, op func(context.Context)
 		if err == nil || ctx.Err() != nil || attempt >= attempts || !transient(err) {
 			return err
 		}
-		run.r.Retry(c, err, attempt)
+		if onRetry != nil {
+			onRetry(err, attempt)
+		}
 		// Equal jitter: half the wait fixed, half random, so workers that
 		// failed together do not retry together.
 		t := time.NewTimer(wait/2 + rand.N(wait/2+1))

@@ -114,7 +114,7 @@ var fast = Options{RetryWait: time.Millisecond}
 // and headers, plus the record.
 func checkHolds(t *testing.T, store *fakeStore, tree fstest.MapFS) {
 	t.Helper()
-	got := store.snapshot()
+	got := store.content()
 	if _, ok := got[StateKey]; !ok {
 		t.Errorf("the bucket has no %s", StateKey)
 	}
@@ -128,6 +128,8 @@ func checkHolds(t *testing.T, store *fakeStore, tree fstest.MapFS) {
 // then deletions of indexes, pages and leaves.
 func rank(op, key string) int {
 	switch {
+	case isLeaseKey(key):
+		return -1
 	case op == "PUT" && key == StateKey:
 		return int(StepRecord)
 	case op == "PUT":
