@@ -2,8 +2,8 @@
 // `logoindex publish`, which runs it, in a program of its own (see
 // internal/cli). Its flags are publish's:
 //
-//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-wait duration]
-//	                  [-workers objects]
+//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-verify]
+//	                  [-wait duration] [-workers objects]
 package main
 
 import (
@@ -69,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
 	}
 	start := time.Now()
-	opts := publish.Options{DryRun: *dryRun, Force: *force, BaseURL: *baseURL, Workers: *workers, Wait: a.Wait,
+	opts := publish.Options{DryRun: *dryRun, Force: *force, Verify: a.Verify, BaseURL: *baseURL, Workers: *workers, Wait: a.Wait,
 		Note: func(msg string) { fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(msg)) }}
 	// The tree first: its problems need no bucket and no credentials.
 	root, err := os.OpenRoot(*dir)
@@ -90,6 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	var rep interface {
 		publish.Reporter
+		publish.VerifyReporter
 		finish()
 	}
 	if f, ok := stderr.(*os.File); ok && !*dryRun && term.IsTerminal(int(f.Fd())) {
@@ -101,7 +102,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	sum, err := publish.Publish(ctx, tree, bucket, opts)
 	rep.finish()
 	if sum != nil {
-		fmt.Fprintln(stdout, summaryLine(sum, *dir, *to, *dryRun, err != nil, time.Since(start).Round(time.Millisecond)))
+		line := summaryLine(sum, *dir, *to, *dryRun, err != nil, time.Since(start).Round(time.Millisecond))
+		if a.Verify {
+			line = verifySummary(sum, *dir, *to, *dryRun, err != nil, time.Since(start).Round(time.Millisecond))
+		}
+		fmt.Fprintln(stdout, line)
 	}
 	return publishError(err, *dir, u.Scheme, stderr)
 }
@@ -118,6 +123,8 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, context.Canceled):
+		return err // the signal's, which says what was written
 	case errors.As(err, &tree):
 		for _, p := range tree.Problems {
 			fmt.Fprintln(stderr, escape.Terminal(cli.DisplayDir(dir)+"/"+p))
@@ -160,6 +167,24 @@ func summaryLine(s *publish.Summary, dir, to string, dryRun, failed bool, elapse
 		verb, dir, to, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, s.Skipped, elapsed)
 }
 
+// verifySummary is summaryLine for -verify.
+func verifySummary(s *publish.Summary, dir, to string, dryRun, failed bool, elapsed time.Duration) string {
+	differed := fmt.Sprintf("%d differed from %s", s.Differed, dir)
+	switch {
+	case dryRun:
+		return fmt.Sprintf("dry run: verified %d objects of %s (%s): would upload %d %s (%s) and delete %d; nothing was changed (%s)",
+			s.Verified, to, differed, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, elapsed)
+	case !failed && s.Uploaded == 0 && s.Deleted == 0:
+		return fmt.Sprintf("verified %s: its %d objects match %s, checked in %s", to, s.Verified, dir, elapsed)
+	}
+	verb := "verified"
+	if failed {
+		verb = "stopped repairing"
+	}
+	return fmt.Sprintf("%s %d objects of %s (%s): uploaded %d %s (%s), deleted %d, in %s",
+		verb, s.Verified, to, differed, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, elapsed)
+}
+
 func byteSize(n int64) string {
 	switch {
 	case n < 1000:
@@ -178,9 +203,30 @@ func plural(n int, one, many string) string {
 }
 
 // lineReporter prints a line per change: for CI logs, pipes and dry runs.
+// A verify prints each object that differs, and its progress every tenth
+// when it checks many.
 type lineReporter struct {
-	w      io.Writer
-	dryRun bool
+	w             io.Writer
+	dryRun        bool
+	total, tested int
+}
+
+func (r *lineReporter) VerifyStart(objects int) {
+	r.total = objects
+	fmt.Fprintf(r.w, "verifying %d objects\n", objects)
+}
+
+func (r *lineReporter) Verified(key, diff string, err error) {
+	r.tested++
+	switch {
+	case err != nil:
+		fmt.Fprintf(r.w, "FAILED check %s: %v\n", key, err)
+	case diff != "":
+		fmt.Fprintf(r.w, "differs %s: %s\n", key, diff)
+	}
+	if r.total >= 100 && r.tested*10/r.total != (r.tested-1)*10/r.total {
+		fmt.Fprintf(r.w, "checked %d of %d objects\n", r.tested, r.total)
+	}
 }
 
 func (r *lineReporter) Plan(changes []publish.Change, skipped int) {
@@ -239,13 +285,31 @@ type barReporter struct {
 	bar *progressbar.ProgressBar
 }
 
+func (r *barReporter) VerifyStart(objects int) { r.bar = r.newBar(objects, "verifying") }
+
+func (r *barReporter) Verified(key, diff string, err error) {
+	switch {
+	case err != nil:
+		r.above(fmt.Sprintf("FAILED check %s: %v", key, err))
+	case diff != "":
+		r.above(fmt.Sprintf("differs %s: %s", key, diff))
+	}
+	r.bar.Add(1)
+}
+
 func (r *barReporter) Plan(changes []publish.Change, skipped int) {
+	r.finish() // the verify's
+	r.bar = nil
 	if len(changes) == 0 {
 		return
 	}
-	r.bar = progressbar.NewOptions(len(changes),
+	r.bar = r.newBar(len(changes), "publishing")
+}
+
+func (r *barReporter) newBar(n int, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(r.w),
-		progressbar.OptionSetDescription("publishing"),
+		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(65*time.Millisecond),

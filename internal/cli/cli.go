@@ -237,10 +237,10 @@ func CheckBaseURL(s string) (string, error) {
 
 // PublishArgs are the flags of publish.
 type PublishArgs struct {
-	Dir, To, BaseURL string
-	DryRun, Force    bool
-	Workers          int
-	Wait             time.Duration
+	Dir, To, BaseURL      string
+	DryRun, Force, Verify bool
+	Workers               int
+	Wait                  time.Duration
 }
 
 // PublishWorkers and PublishWait are publish's default -workers and -wait:
@@ -262,6 +262,7 @@ func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
 	fs.BoolVar(&a.Force, "force", false, "publish a tree built for localhost, for another base URL than the bucket's, or without a build manifest; or into a bucket holding objects logoindex did not publish (they are deleted)")
 	fs.StringVar(&a.BaseURL, "base-url", "", "`URL` the bucket is served at: refuse a tree built for another (optional)")
 	fs.IntVar(&a.Workers, "workers", PublishWorkers, "`objects` uploaded or deleted at once")
+	fs.BoolVar(&a.Verify, "verify", false, "trust neither the bucket's listing nor publish's record: check every object's size, checksum, Content-Type and Cache-Control (reading back those without a checksum), and repair what differs")
 	fs.DurationVar(&a.Wait, "wait", PublishWait, "how long to wait while another publish holds the bucket's lease, then refuse (`duration`; 0 refuses at once)")
 	return fs, &a
 }

@@ -56,6 +56,12 @@ const (
 type Options struct {
 	// DryRun plans and reports the changes but writes nothing.
 	DryRun bool
+	// Verify trusts neither the listing nor the record: it asks the
+	// bucket for every object's size, MD5, Content-Type and Cache-Control
+	// (reading back those the store gives no MD5 for), and uploads every
+	// one that differs from the tree, in the usual order. It repairs what
+	// was changed behind publish's back.
+	Verify bool
 	// Force publishes what Publish otherwise refuses: a tree built for a
 	// local address (localhost, 127.0.0.1, ...), a tree without a build
 	// manifest, a tree built for another base URL than BaseURL or than the
@@ -115,6 +121,9 @@ type Action string
 const (
 	Upload Action = "upload"
 	Delete Action = "delete"
+	// Check is verify's read of an object; it is only ever retried
+	// (Reporter.Retry) or failed (VerifyError), never planned.
+	Check Action = "check"
 )
 
 // Change is one object to write or delete.
@@ -146,6 +155,9 @@ type Summary struct {
 	// uploaded. With DryRun they count what would be done.
 	Uploaded, Deleted, Skipped int
 	Bytes                      int64
+	// Verified counts the objects Options.Verify checked, and Differed
+	// those of them that differed from the tree.
+	Verified, Differed int
 	// BaseURL is what the tree was built for.
 	BaseURL string
 }
@@ -329,8 +341,19 @@ func (j *siteJob) inspect(ctx context.Context) error {
 
 func (j *siteJob) execute(ctx context.Context) (*Summary, error) {
 	files, base := j.tree.files, j.tree.manifest.BaseURL
-	p := plan(files, j.remote)
-	sum, r := startSummary(p, base, j.opts)
+	r := &reporter{r: j.opts.Reporter}
+	var checked map[string]string
+	if j.opts.Verify {
+		var err error
+		if checked, err = verify(ctx, j.b, files, j.opts, r); err != nil {
+			return nil, err
+		}
+	}
+	p := plan(files, j.remote, checked)
+	sum := startSummary(p, base, j.opts, r)
+	if checked != nil {
+		sum.Verified, sum.Differed = len(files), len(checked)
+	}
 	if j.opts.DryRun {
 		return sum, nil
 	}
@@ -340,10 +363,10 @@ func (j *siteJob) execute(ctx context.Context) (*Summary, error) {
 	})
 }
 
-// startSummary reports the plan and returns the summary of what it would
-// do, and the reporter of the run. The counts restart from zero for a
-// real run, to count what was done.
-func startSummary(p changes, base string, opts Options) (*Summary, *reporter) {
+// startSummary reports the plan to r and returns the summary of what it
+// would do. The counts restart from zero for a real run, to count what
+// was done.
+func startSummary(p changes, base string, opts Options, r *reporter) *Summary {
 	sum := &Summary{Changes: p.changes, Skipped: p.skipped, BaseURL: base}
 	for _, c := range p.changes {
 		if c.Action == Upload {
@@ -353,12 +376,11 @@ func startSummary(p changes, base string, opts Options) (*Summary, *reporter) {
 			sum.Deleted++
 		}
 	}
-	r := &reporter{r: opts.Reporter}
 	r.Plan(p.changes, p.skipped)
 	if !opts.DryRun {
 		sum.Uploaded, sum.Deleted, sum.Bytes = 0, 0, 0
 	}
-	return sum, r
+	return sum
 }
 
 // all carries out the changes batch by batch; record writes the record
@@ -653,6 +675,20 @@ func (r *reporter) Retry(c Change, err error, attempt int) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.r.Retry(c, err, attempt)
+	}
+}
+
+func (r *reporter) VerifyStart(objects int) {
+	if v, ok := r.r.(VerifyReporter); ok {
+		v.VerifyStart(objects)
+	}
+}
+
+func (r *reporter) Verified(key, diff string, err error) {
+	if v, ok := r.r.(VerifyReporter); ok {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		v.Verified(key, diff, err)
 	}
 }
 

@@ -81,7 +81,7 @@ func published(tree fstest.MapFS) map[string]fakeObject {
 			continue
 		}
 		ctype, cache := headers.Site.Object(name)
-		out[name] = fakeObject{f.Data, ctype, cache}
+		out[name] = fakeObject{data: f.Data, contentType: ctype, cacheControl: cache}
 	}
 	return out
 }
