@@ -259,8 +259,9 @@ type lease struct {
 	c   leaseConfig
 	gen uint64
 
-	mu  sync.Mutex
-	rec leaseRecord // as last written
+	mu      sync.Mutex
+	rec     leaseRecord // as last written
+	lastErr error       // of the last renewal
 }
 
 // acquireLease takes the bucket's lease, head being its newest generation
@@ -392,9 +393,21 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // keep renews the lease every quarter of its lifetime until stop is
 // called. The context it returns is cancelled, with a LeaseLostError as
-// its cause, when the lease is lost: the publish then stops at once.
+// its cause, when the lease is lost: taken over, or not renewed by an
+// eighth of its lifetime before it expires (a watchdog of its own, which
+// a renewal stuck on the network cannot hold up). The publish then stops
+// at once.
 func (l *lease) keep(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
+	watchdog := time.AfterFunc(l.margin(), func() {
+		l.mu.Lock()
+		err := l.lastErr
+		l.mu.Unlock()
+		if err == nil {
+			err = errors.New("no renewal came back in time")
+		}
+		cancel(&LeaseLostError{Err: err})
+	})
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -412,14 +425,24 @@ func (l *lease) keep(ctx context.Context) (context.Context, func()) {
 				cancel(err)
 				return
 			}
+			watchdog.Reset(l.margin())
 		}
 	}()
-	return ctx, func() { close(quit); <-done }
+	return ctx, func() { close(quit); <-done; watchdog.Stop() }
+}
+
+// margin is the time left until the lease, as last renewed, is an eighth
+// of its lifetime from expiring.
+func (l *lease) margin() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return time.Until(l.rec.Expires.Add(-l.c.ttl / 8))
 }
 
 // renew pushes the lease's expiry back, after checking that no one has
-// taken it over. It returns a LeaseLostError when the lease is lost: taken
-// over, or not renewed before the last quarter of its lifetime.
+// taken it over (then it returns a LeaseLostError). A renewal that fails
+// is tried again at the next tick; the watchdog of keep stops the publish
+// if none succeeds in time.
 func (l *lease) renew(ctx context.Context) error {
 	l.mu.Lock()
 	rec := l.rec
@@ -432,23 +455,18 @@ func (l *lease) renew(ctx context.Context) error {
 		}
 		return lost
 	}
-	expires := rec.Expires
 	if err == nil {
 		rec.Expires = time.Now().UTC().Add(l.c.ttl)
 		err = retry(ctx, l.c.opts, func(ctx context.Context) error {
 			return l.b.WriteAll(ctx, leaseKey(l.gen), rec.marshal(), leaseWriteOptions(false))
 		}, nil)
 	}
-	switch {
-	case err == nil:
-		l.mu.Lock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err == nil {
 		l.rec = rec
-		l.mu.Unlock()
-	case ctx.Err() != nil:
-		// Interrupted: the publish is stopping and releases the lease.
-	case time.Now().After(expires.Add(-l.c.ttl / 4)):
-		return &LeaseLostError{Err: err}
 	}
+	l.lastErr = err
 	return nil
 }
 

@@ -32,10 +32,11 @@ func (n *notes) String() string {
 }
 
 // leaseOpts are fast Options for a publish named holder, with a short
-// lease and the notes collected into n.
+// lease (long enough for its renewals on a busy machine) and the notes
+// collected into n.
 func leaseOpts(holder string, n *notes) Options {
 	opts := fast
-	opts.Holder, opts.LeaseTTL, opts.Note = holder, 200*time.Millisecond, n.note
+	opts.Holder, opts.LeaseTTL, opts.Note = holder, time.Second, n.note
 	return opts
 }
 
@@ -129,9 +130,10 @@ func TestLeaseSecondPublishWaits(t *testing.T) {
 	if !strings.Contains(bNotes.String(), "waiting for the bucket's lease, held by alice@ci (pid 1) since ") {
 		t.Errorf("notes of the waiting publish:\n%s", bNotes.String())
 	}
-	// At once with no wait; alice's lease, 200ms long, is renewed all along.
+	// At once with no wait; alice's lease, a second long, is renewed all
+	// along.
 	opts.Wait = 0
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(1200 * time.Millisecond)
 	if _, err := pub(context.Background(), second, b, opts); !errors.As(err, &held) || !strings.Contains(err.Error(), "holds the bucket's lease: alice") {
 		t.Fatalf("with no wait, after the first lease would have expired: %v", err)
 	}
@@ -251,13 +253,14 @@ func TestLeaseLost(t *testing.T) {
 	tree := build(t, goldenSrc(t), testBase)
 	for _, tc := range []struct {
 		name, want string
+		ttl        time.Duration
 		steal      func(store *fakeStore)
 	}{
-		{"taken over", "stopped: the bucket's lease was taken over by mallory after this publish failed to renew it in time", func(store *fakeStore) {
+		{"taken over", "stopped: the bucket's lease was taken over by mallory after this publish failed to renew it in time", time.Second, func(store *fakeStore) {
 			gen, _ := head(t, store)
 			putLease(store, gen+1, leaseRecord{Holder: "mallory", Acquired: time.Now(), Expires: time.Now().Add(time.Hour)})
 		}},
-		{"not renewed", "stopped: could not renew the bucket's lease before it expired (blob (key \"" + leaseKey(1) + "\") (code=PermissionDenied): fake: access denied), so this publish stopped", func(store *fakeStore) {
+		{"not renewed", "stopped: could not renew the bucket's lease before it expired (blob (key \"" + leaseKey(1) + "\") (code=PermissionDenied): fake: access denied), so this publish stopped", 200 * time.Millisecond, func(store *fakeStore) {
 			store.mu.Lock()
 			store.beforeLease = func(_ context.Context, op, _ string) error {
 				if op == "PUT" {
@@ -274,7 +277,7 @@ func TestLeaseLost(t *testing.T) {
 			defer release()
 			var n notes
 			opts := leaseOpts("me", &n)
-			opts.LeaseTTL = 100 * time.Millisecond
+			opts.LeaseTTL = tc.ttl
 			res := goPub(tree, b, opts)
 			<-entered
 			tc.steal(store)
