@@ -2,8 +2,8 @@
 // `logoindex publish`, which runs it, in a program of its own (see
 // internal/cli). Its flags are publish's:
 //
-//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-verify]
-//	                  [-wait duration] [-workers objects]
+//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-release version]
+//	                  [-verify] [-wait duration] [-workers objects]
 package main
 
 import (
@@ -60,6 +60,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if a.Wait < 0 {
 		return cli.UsageError("-wait must not be negative; 0 refuses at once while another publish holds the bucket")
 	}
+	if a.Release != "" {
+		if a.Release, err = cli.CheckVersion("-release", a.Release); err != nil {
+			return err
+		}
+		if a.Verify {
+			return cli.UsageError("-verify does not go with -release: a release never changes; verify the site without -release")
+		}
+	}
 	if *baseURL != "" {
 		if *baseURL, err = cli.CheckBaseURL(*baseURL); err != nil {
 			return err
@@ -69,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
 	}
 	start := time.Now()
-	opts := publish.Options{DryRun: *dryRun, Force: *force, Verify: a.Verify, BaseURL: *baseURL, Workers: *workers, Wait: a.Wait,
+	opts := publish.Options{DryRun: *dryRun, Force: *force, Verify: a.Verify, Release: a.Release, BaseURL: *baseURL, Workers: *workers, Wait: a.Wait,
 		Note: func(msg string) { fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(msg)) }}
 	// The tree first: its problems need no bucket and no credentials.
 	root, err := os.OpenRoot(*dir)
@@ -102,9 +110,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	sum, err := publish.Publish(ctx, tree, bucket, opts)
 	rep.finish()
 	if sum != nil {
-		line := summaryLine(sum, *dir, *to, *dryRun, err != nil, time.Since(start).Round(time.Millisecond))
-		if a.Verify {
-			line = verifySummary(sum, *dir, *to, *dryRun, err != nil, time.Since(start).Round(time.Millisecond))
+		elapsed := time.Since(start).Round(time.Millisecond)
+		line := summaryLine(sum, *dir, *to, *dryRun, err != nil, elapsed)
+		switch {
+		case a.Verify:
+			line = verifySummary(sum, *dir, *to, *dryRun, err != nil, elapsed)
+		case a.Release != "":
+			line = releaseSummary(sum, a.Release, *to, *dryRun, err != nil, elapsed)
 		}
 		fmt.Fprintln(stdout, line)
 	}
@@ -117,6 +129,7 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 	var (
 		tree       *publish.TreeError
 		refused    *publish.RefusedError
+		pinned     *publish.ReleaseRefusedError
 		incomplete *publish.IncompleteError
 		held       *publish.LeaseHeldError
 	)
@@ -132,6 +145,8 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 		return &cli.ExitError{Code: 1, Msg: fmt.Sprintf("%s cannot be published; nothing was sent", dir)}
 	case errors.As(err, &refused):
 		return &cli.ExitError{Code: 1, Msg: "refusing to publish: " + err.Error()}
+	case errors.As(err, &pinned):
+		return &cli.ExitError{Code: 1, Msg: "refusing to release: " + err.Error()}
 	case errors.As(err, &incomplete), errors.As(err, &held):
 		return &cli.ExitError{Code: 1, Msg: err.Error()}
 	}
@@ -165,6 +180,22 @@ func summaryLine(s *publish.Summary, dir, to string, dryRun, failed bool, elapse
 	}
 	return fmt.Sprintf("%s %s to %s: uploaded %d %s (%s), deleted %d, skipped %d unchanged, in %s",
 		verb, dir, to, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, s.Skipped, elapsed)
+}
+
+// releaseSummary is summaryLine for -release. The list of releases is
+// the last upload, counted apart.
+func releaseSummary(s *publish.Summary, version, to string, dryRun, failed bool, elapsed time.Duration) string {
+	prefix, files := publish.ReleasePrefix(version), max(s.Uploaded-1, 0)
+	switch {
+	case dryRun:
+		return fmt.Sprintf("dry run: would release %s to %s: upload %d %s (%s) under %s, then list %s in %s; nothing was changed (%s)",
+			version, to, files, plural(files, "file", "files"), byteSize(s.Bytes), prefix, version, publish.ReleasesKey, elapsed)
+	case failed:
+		return fmt.Sprintf("stopped releasing %s to %s: uploaded %d %s (%s) under %s, and %s does not list it yet, in %s",
+			version, to, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), prefix, publish.ReleasesKey, elapsed)
+	}
+	return fmt.Sprintf("released %s to %s: uploaded %d %s (%s) under %s, and listed %s in %s, in %s",
+		version, to, files, plural(files, "file", "files"), byteSize(s.Bytes), prefix, version, publish.ReleasesKey, elapsed)
 }
 
 // verifySummary is summaryLine for -verify.

@@ -12,8 +12,8 @@
 //	  logoindex serve [-addr address] [-base-url URL] [-dir folder] [-format format]
 //	                  [-install-template command] [-interval duration] [-log] [-no-cache]
 //	                  [-src folder] [-strict] [-watch] [-workers goroutines]
-//	  logoindex publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-verify]
-//	                    [-wait duration] [-workers objects]
+//	  logoindex publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-release version]
+//	                    [-verify] [-wait duration] [-workers objects]
 //
 //	Exit status: 0 on success, 1 when a logo is invalid (with -strict, also on a warning), 2 on bad usage, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM.
 //	Run 'logoindex <command> -h' for what each flag does.

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -237,10 +238,10 @@ func CheckBaseURL(s string) (string, error) {
 
 // PublishArgs are the flags of publish.
 type PublishArgs struct {
-	Dir, To, BaseURL      string
-	DryRun, Force, Verify bool
-	Workers               int
-	Wait                  time.Duration
+	Dir, To, BaseURL, Release string
+	DryRun, Force, Verify     bool
+	Workers                   int
+	Wait                      time.Duration
 }
 
 // PublishWorkers and PublishWait are publish's default -workers and -wait:
@@ -262,7 +263,32 @@ func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
 	fs.BoolVar(&a.Force, "force", false, "publish a tree built for localhost, for another base URL than the bucket's, or without a build manifest; or into a bucket holding objects logoindex did not publish (they are deleted)")
 	fs.StringVar(&a.BaseURL, "base-url", "", "`URL` the bucket is served at: refuse a tree built for another (optional)")
 	fs.IntVar(&a.Workers, "workers", PublishWorkers, "`objects` uploaded or deleted at once")
+	fs.StringVar(&a.Release, "release", "", "publish the tree, built for BASE/v/`version`, as that pinned release: under v/version/ of the bucket, cached for ever, then listed in api/releases.json (logoindex release builds and publishes one)")
 	fs.BoolVar(&a.Verify, "verify", false, "trust neither the bucket's listing nor publish's record: check every object's size, checksum, Content-Type and Cache-Control (reading back those without a checksum), and repair what differs")
 	fs.DurationVar(&a.Wait, "wait", PublishWait, "how long to wait while another publish holds the bucket's lease, then refuse (`duration`; 0 refuses at once)")
 	return fs, &a
+}
+
+// semver is the pattern of Semantic Versioning 2.0.0 without build
+// metadata.
+var semver = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?$`)
+
+// CheckVersion accepts the version of a release, the value of the flag
+// name, which names its URLs
+// (BASE/v/1.2.3/): a semantic version (1.0.0, 1.2.3-rc.1) or a date
+// (2026-05-01). A leading v, as git tags have it, is dropped: v1.2.3 is
+// 1.2.3. Build metadata (1.0.0+build.5) is refused: a + in a URL path is
+// read as a space by some servers.
+func CheckVersion(name, v string) (string, error) {
+	if semver.MatchString(strings.TrimPrefix(v, "v")) {
+		return strings.TrimPrefix(v, "v"), nil
+	}
+	if d, err := time.Parse(time.DateOnly, v); err == nil && d.Format(time.DateOnly) == v {
+		return v, nil
+	}
+	hint := ""
+	if strings.Contains(v, "+") {
+		hint = " (without build metadata: a + in a URL path is read as a space by some servers)"
+	}
+	return "", UsageError("%s %q is neither a semantic version, such as 1.0.0 or 1.2.3-rc.1%s, nor a date, such as 2026-05-01", name, v, hint)
 }

@@ -18,6 +18,12 @@
 // object gets the Content-Type and Cache-Control of the site's rules
 // (internal/headers), the same the build writes into _headers.
 //
+// A publish holds the bucket's lease while it writes (lease.go), so that
+// two publishes never interleave. Options.Verify checks every object
+// against the tree rather than trusting the listing and the record
+// (verify.go). Options.Release publishes a pinned release under its own
+// prefix instead of the site (release.go).
+//
 // Stages pass plain data: tree.go reads the tree into files, remote.go
 // lists the bucket and its record, plan.go compares them into changes, and
 // Publish (this file) checks the addresses and carries the changes out.
@@ -101,6 +107,13 @@ type Options struct {
 	LeaseTTL time.Duration
 	// Holder names this publish in the lease; "" means DefaultHolder().
 	Holder string
+
+	// Release, when set, publishes the tree as the pinned release of that
+	// version (release.go): under ReleasePrefix(Release), every object
+	// with ImmutableCacheControl, then listed in ReleasesKey; nothing is
+	// deleted. The tree must be built for BaseURL/v/Release. The caller
+	// checks the version (semver or a date); it must be one path segment.
+	Release string
 }
 
 // Reporter follows a publish. Its methods are called one at a time.
@@ -189,9 +202,10 @@ func (e *ObjectError) Unwrap() error { return e.Err }
 // the lease was lost (a LeaseLostError). Its message says what the bucket
 // serves now.
 type IncompleteError struct {
-	Failed []*ObjectError
-	Cause  error // ctx.Err() for an interrupt, a LeaseLostError, else nil
-	Step   Step  // the step that did not finish
+	Failed  []*ObjectError
+	Cause   error  // ctx.Err() for an interrupt, a LeaseLostError, else nil
+	Step    Step   // the step that did not finish
+	Release string // the version, for a release
 }
 
 func (e *IncompleteError) Error() string {
@@ -209,6 +223,10 @@ func (e *IncompleteError) Error() string {
 		b.WriteString("\n  " + f.Error())
 	}
 	b.WriteString("\n")
+	if e.Release != "" {
+		fmt.Fprintf(&b, "%s does not list release %s yet, so no one has been told of it. Run the same release again to finish: the objects already under %s are the same, and are kept.", ReleasesKey, e.Release, ReleasePrefix(e.Release))
+		return b.String()
+	}
 	switch e.Step {
 	case StepLeaves, StepPages:
 		b.WriteString("The indexes were not updated and nothing was deleted: the bucket still serves the previous tree, plus new files nothing points to yet.")
@@ -258,6 +276,12 @@ func ReadTree(fsys fs.FS, opts Options) (*Tree, error) {
 // nil, even with an error (IncompleteError).
 func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Summary, error) {
 	var j job = &siteJob{tree: tree, b: b, opts: opts}
+	if opts.Release != "" {
+		if opts.Verify {
+			return nil, errors.New("a release is never changed, so there is nothing to verify: verify the site without -release")
+		}
+		j = &releaseJob{tree: tree, b: b, opts: opts, version: opts.Release}
+	}
 	if opts.DryRun {
 		if err := j.inspect(ctx); err != nil {
 			return nil, err
@@ -447,10 +471,27 @@ func checkTree(m buildmanifest.Manifest, opts Options) error {
 	if host, ok := localHost(m.BaseURL); ok {
 		return &RefusedError{fmt.Sprintf("the tree was built for %s, and %s is this machine: every URL in it would point there. Build it for the URL the bucket is served at (make build BASE_URL=https://logos.example.com)", m.BaseURL, host)}
 	}
-	if opts.BaseURL != "" && strings.TrimRight(opts.BaseURL, "/") != m.BaseURL {
-		return &RefusedError{fmt.Sprintf("the tree was built for %s, not for %s; build it with BASE_URL=%s", describeBase(m.BaseURL), strings.TrimRight(opts.BaseURL, "/"), strings.TrimRight(opts.BaseURL, "/"))}
+	want := strings.TrimRight(opts.BaseURL, "/")
+	if opts.Release != "" {
+		return checkReleaseBase(m.BaseURL, want, opts.Release)
+	}
+	if want != "" && want != m.BaseURL {
+		return &RefusedError{fmt.Sprintf("the tree was built for %s, not for %s; build it with BASE_URL=%s", describeBase(m.BaseURL), want, want)}
 	}
 	return nil
+}
+
+// checkReleaseBase refuses a release tree not built for site/v/version
+// (site is "" when not given), whose every URL would point elsewhere.
+func checkReleaseBase(base, site, version string) error {
+	got, ok := siteBase(base, version)
+	if ok && (site == "" || got == site) {
+		return nil
+	}
+	if site == "" {
+		site = "BASE"
+	}
+	return &RefusedError{fmt.Sprintf("the tree was built for %s, not for release %s: a release is built for %s/v/%s (logoindex release -version %s does it)", describeBase(base), version, site, version, version)}
 }
 
 // checkBucket refuses a bucket that serves another base URL, and one with

@@ -127,10 +127,13 @@ func checkHolds(t *testing.T, store *fakeStore, tree fstest.MapFS) {
 // rank is the order an operation must keep: the upload steps, the record,
 // then deletions of indexes, pages and leaves.
 func rank(op, key string) int {
+	if rest, ok := strings.CutPrefix(key, "v/"); ok {
+		key = rest[strings.Index(rest, "/")+1:] // a release's, ranked as the tree's
+	}
 	switch {
 	case isLeaseKey(key):
 		return -1
-	case op == "PUT" && key == StateKey:
+	case op == "PUT" && (key == StateKey || key == ReleasesKey):
 		return int(StepRecord)
 	case op == "PUT":
 		return int(stepOf(key))

@@ -61,6 +61,10 @@ func readTree(tree fs.FS, force bool) (map[string]*file, buildmanifest.Manifest,
 		if d.IsDir() || name == "_headers" || name == "_redirects" {
 			return nil
 		}
+		if name == ReleasesKey {
+			problems = append(problems, fmt.Sprintf("%s: the list of releases, which only logoindex release writes into the bucket; remove it from the tree", name))
+			return nil
+		}
 		if !d.Type().IsRegular() {
 			problems = append(problems, fmt.Sprintf("%s: not a regular file (%s); publish uploads files only, so replace it with the file or remove it", name, d.Type()))
 			return nil
