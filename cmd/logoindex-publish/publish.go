@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -33,7 +32,6 @@ import (
 // uploads a built tree to a bucket (see internal/publish).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, a := cli.PublishFlagSet(stderr)
-	dir, to, dryRun, force, baseURL, workers := &a.Dir, &a.To, &a.DryRun, &a.Force, &a.BaseURL, &a.Workers
 	pos, err := cli.ParseFlags(fs, args)
 	if err != nil {
 		return err
@@ -41,86 +39,95 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return cli.UsageError("publish takes no arguments, got %q", pos)
 	}
-	if *to == "" {
-		return cli.UsageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see docs/publishing.md)")
-	}
-	u, err := url.Parse(*to)
-	if err != nil || u.Scheme == "" {
-		return cli.UsageError("-to %q is not a bucket URL; use s3://bucket, gs://bucket, azblob://container or file:///path", *to)
-	}
-	if !blob.DefaultURLMux().ValidBucketScheme(u.Scheme) {
-		return cli.UsageError("-to %q: unknown scheme %q; use s3://, gs://, azblob:// or file://", *to, u.Scheme)
-	}
-	if u.User != nil {
-		return cli.UsageError("-to must not hold credentials; they come from the store's environment (AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_KEY, ...)")
-	}
-	if *workers < 1 {
-		return cli.UsageError("-workers must be at least 1")
-	}
-	if a.Wait < 0 {
-		return cli.UsageError("-wait must not be negative; 0 refuses at once while another publish holds the bucket")
-	}
-	if a.Release != "" {
-		if a.Release, err = cli.CheckVersion("-release", a.Release); err != nil {
-			return err
-		}
-		if a.Verify {
-			return cli.UsageError("-verify does not go with -release: a release never changes; verify the site without -release")
-		}
-	}
-	if *baseURL != "" {
-		if *baseURL, err = cli.CheckBaseURL(*baseURL); err != nil {
-			return err
-		}
-	}
-	if info, err := os.Stat(*dir); err != nil || !info.IsDir() {
-		return cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
+	scheme, err := checkArgs(a)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
-	opts := publish.Options{DryRun: *dryRun, Force: *force, Verify: a.Verify, Release: a.Release, BaseURL: *baseURL, Workers: *workers, Wait: a.Wait,
+	opts := publish.Options{DryRun: a.DryRun, Force: a.Force, Verify: a.Verify, Release: a.Release, BaseURL: a.BaseURL, Workers: a.Workers, Wait: a.Wait,
 		Note: func(msg string) { fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(msg)) }}
 	// The tree first: its problems need no bucket and no credentials.
-	root, err := os.OpenRoot(*dir)
+	root, err := os.OpenRoot(a.Dir)
 	if err != nil {
 		return err
 	}
 	tree, err := publish.ReadTree(root.FS(), opts)
 	root.Close()
 	if err != nil {
-		return publishError(err, *dir, u.Scheme, stderr)
+		return publishError(err, a.Dir, scheme, stderr)
 	}
 
-	bucket, err := blob.OpenBucket(ctx, *to)
+	bucket, err := blob.OpenBucket(ctx, a.To)
 	if err != nil {
-		return fmt.Errorf("opening %s: %w%s", *to, err, credentialHint(u.Scheme))
+		return fmt.Errorf("opening %s: %w%s", a.To, err, credentialHint(scheme))
 	}
 	defer bucket.Close()
 
-	var rep interface {
-		publish.Reporter
-		publish.VerifyReporter
-		finish()
-	}
-	if f, ok := stderr.(*os.File); ok && !*dryRun && term.IsTerminal(int(f.Fd())) {
-		rep = &barReporter{w: stderr}
-	} else {
-		rep = &lineReporter{w: stdout, dryRun: *dryRun}
-	}
+	rep := newReporter(stdout, stderr, a.DryRun)
 	opts.Reporter = rep
 	sum, err := publish.Publish(ctx, tree, bucket, opts)
 	rep.finish()
 	if sum != nil {
-		elapsed := time.Since(start).Round(time.Millisecond)
-		line := summaryLine(sum, *dir, *to, *dryRun, err != nil, elapsed)
-		switch {
-		case a.Verify:
-			line = verifySummary(sum, *dir, *to, *dryRun, err != nil, elapsed)
-		case a.Release != "":
-			line = releaseSummary(sum, a.Release, *to, *dryRun, err != nil, elapsed)
-		}
-		fmt.Fprintln(stdout, line)
+		fmt.Fprintln(stdout, summary(sum, a, err != nil, time.Since(start).Round(time.Millisecond)))
 	}
-	return publishError(err, *dir, u.Scheme, stderr)
+	return publishError(err, a.Dir, scheme, stderr)
+}
+
+// checkArgs checks the flags, normalising the base URL and the version,
+// and returns the bucket URL's scheme.
+func checkArgs(a *cli.PublishArgs) (scheme string, err error) {
+	if scheme, err = cli.CheckBucketURL("publish", a.To); err != nil {
+		return "", err
+	}
+	if a.Workers < 1 {
+		return "", cli.UsageError("-workers must be at least 1")
+	}
+	if a.Wait < 0 {
+		return "", cli.UsageError("-wait must not be negative; 0 refuses at once while another publish holds the bucket")
+	}
+	if a.Release != "" {
+		if a.Release, err = cli.CheckVersion("-release", a.Release); err != nil {
+			return "", err
+		}
+		if a.Verify {
+			return "", cli.UsageError("-verify does not go with -release: a release never changes; verify the site without -release")
+		}
+	}
+	if a.BaseURL != "" {
+		if a.BaseURL, err = cli.CheckBaseURL(a.BaseURL); err != nil {
+			return "", err
+		}
+	}
+	if info, err := os.Stat(a.Dir); err != nil || !info.IsDir() {
+		return "", cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", a.Dir)
+	}
+	return scheme, nil
+}
+
+// reporter is what publish reports to: a progress bar on a terminal,
+// lines otherwise.
+type reporter interface {
+	publish.Reporter
+	publish.VerifyReporter
+	finish()
+}
+
+func newReporter(stdout, stderr io.Writer, dryRun bool) reporter {
+	if f, ok := stderr.(*os.File); ok && !dryRun && term.IsTerminal(int(f.Fd())) {
+		return &barReporter{w: stderr}
+	}
+	return &lineReporter{w: stdout, dryRun: dryRun}
+}
+
+// summary is the last line: what was done, or would be.
+func summary(sum *publish.Summary, a *cli.PublishArgs, failed bool, elapsed time.Duration) string {
+	switch {
+	case a.Verify:
+		return verifySummary(sum, a.Dir, a.To, a.DryRun, failed, elapsed)
+	case a.Release != "":
+		return releaseSummary(sum, a.Release, a.To, a.DryRun, failed, elapsed)
+	}
+	return summaryLine(sum, a.Dir, a.To, a.DryRun, failed, elapsed)
 }
 
 // publishError turns an error of the publish package into the command's

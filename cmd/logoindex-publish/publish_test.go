@@ -1,7 +1,10 @@
 package main
 
 import (
+	"slices"
 	"testing"
+
+	"gocloud.dev/blob"
 
 	"logoindex/internal/cli"
 	"logoindex/internal/publish"
@@ -16,5 +19,9 @@ func TestDefaults(t *testing.T) {
 	}
 	if cli.PublishWait != publish.DefaultWait {
 		t.Errorf("cli.PublishWait = %s, internal/publish.DefaultWait = %s", cli.PublishWait, publish.DefaultWait)
+	}
+	// logoindex checks the -to of release before it builds.
+	if got := blob.DefaultURLMux().BucketSchemes(); !slices.Equal(cli.BucketSchemes, got) {
+		t.Errorf("cli.BucketSchemes = %v, the stores linked here: %v", cli.BucketSchemes, got)
 	}
 }

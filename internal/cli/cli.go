@@ -20,6 +20,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -267,6 +268,29 @@ func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
 	fs.BoolVar(&a.Verify, "verify", false, "trust neither the bucket's listing nor publish's record: check every object's size, checksum, Content-Type and Cache-Control (reading back those without a checksum), and repair what differs")
 	fs.DurationVar(&a.Wait, "wait", PublishWait, "how long to wait while another publish holds the bucket's lease, then refuse (`duration`; 0 refuses at once)")
 	return fs, &a
+}
+
+// BucketSchemes are the schemes of the bucket URLs logoindex-publish
+// opens, sorted; a test of it holds this list to the stores it links.
+var BucketSchemes = []string{"azblob", "file", "gs", "s3"}
+
+// CheckBucketURL checks the -to of command (publish, release): a URL of
+// one of BucketSchemes, without credentials. It returns its scheme.
+func CheckBucketURL(command, to string) (string, error) {
+	if to == "" {
+		return "", UsageError("%s needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see docs/publishing.md)", command)
+	}
+	u, err := url.Parse(to)
+	if err != nil || u.Scheme == "" {
+		return "", UsageError("-to %q is not a bucket URL; use s3://bucket, gs://bucket, azblob://container or file:///path", to)
+	}
+	if !slices.Contains(BucketSchemes, u.Scheme) {
+		return "", UsageError("-to %q: unknown scheme %q; use s3://, gs://, azblob:// or file://", to, u.Scheme)
+	}
+	if u.User != nil {
+		return "", UsageError("-to must not hold credentials; they come from the store's environment (AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_KEY, ...)")
+	}
+	return u.Scheme, nil
 }
 
 // semver is the pattern of Semantic Versioning 2.0.0 without build
