@@ -443,6 +443,193 @@ func (s *s3Server) checkHolds(t *testing.T, bucket string, files map[string]stri
 	}
 }
 
+// twoPublishesAtOnce publishes the trees in the folders second and third
+// into one bucket at once: one waits for the other, and the bucket ends
+// holding exactly its tree. Then one that will not wait is refused.
+func twoPublishesAtOnce(t *testing.T, srv *s3Server) {
+	srv.createBucket(t, "race")
+	// What the lease stands on: a write under If-None-Match: * fails
+	// where the object exists.
+	for i, want := range []int{200, 412} {
+		res, body := srv.send(t, "PUT", "/race/probe", nil, map[string]string{"If-None-Match": "*"}, []byte("x"))
+		if res.StatusCode != want {
+			t.Fatalf("conditional PUT %d: %s, want %d\n%s", i+1, res.Status, want, body)
+		}
+	}
+	if res, body := srv.do(t, "DELETE", "/race/probe", nil); res.StatusCode != 204 {
+		t.Fatalf("DELETE: %s\n%s", res.Status, body)
+	}
+	trees := map[string]map[string]string{"second": published(t, "second"), "third": published(t, "third")}
+	// Each upload takes a while, so that the two overlap.
+	srv.reset(func(_ int, r *http.Request) string {
+		if r.Method == "PUT" && !strings.Contains(r.URL.Path, "/"+publish.LeasePrefix) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		return ""
+	})
+	type outcome struct{ code, stdout, stderr string }
+	results := map[string]outcome{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for dir := range trees {
+		wg.Go(func() {
+			code, stdout, stderr := runCmd("publish", "-dir", dir, "-to", srv.bucketURL("race"))
+			mu.Lock()
+			results[dir] = outcome{fmt.Sprint(code), stdout, stderr}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	var waited []string
+	for dir, o := range results {
+		if o.code != "0" {
+			t.Fatalf("%s: exit %s\n%s%s", dir, o.code, o.stdout, o.stderr)
+		}
+		if strings.Contains(o.stderr, "logoindex: waiting for the bucket's lease, held by ") {
+			waited = append(waited, dir)
+		}
+		if strings.Contains(o.stderr, "best-effort") {
+			t.Errorf("%s: versitygw honours If-None-Match, yet:\n%s", dir, o.stderr)
+		}
+	}
+	if len(waited) != 1 {
+		t.Fatalf("%d publishes waited for the other, want 1: %+v", len(waited), results)
+	}
+	// The one that waited published last, over the other's tree.
+	srv.checkHolds(t, "race", trees[waited[0]])
+
+	// One that will not wait is refused while the other publishes,
+	// naming it, and changes nothing.
+	other := "second"
+	if waited[0] == "second" {
+		other = "third"
+	}
+	done := make(chan outcome, 1)
+	srv.reset(srv.fail)
+	go func() {
+		code, stdout, stderr := runCmd("publish", "-dir", other, "-to", srv.bucketURL("race"))
+		done <- outcome{fmt.Sprint(code), stdout, stderr}
+	}()
+	for deadline := time.Now().Add(time.Minute); len(srv.requests("start", "PUT", "race")) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the publish sent no PUT in a minute")
+		}
+	}
+	code, stdout, stderr := runCmd("publish", "-dir", waited[0], "-to", srv.bucketURL("race"), "-wait", "0")
+	if want := "logoindex: another publish holds the bucket's lease: "; code != 1 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "(pid ") || stdout != "" {
+		t.Errorf("with -wait 0: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1 and %q", code, stdout, stderr, want)
+	}
+	if o := <-done; o.code != "0" {
+		t.Fatalf("%s: exit %s\n%s%s", other, o.code, o.stdout, o.stderr)
+	}
+	srv.reset(nil)
+	srv.checkHolds(t, "race", trees[other])
+}
+
+// verifyRepairs changes two objects of the tree in the folder third, the
+// last published, behind publish's back, in ways only -verify sees.
+func verifyRepairs(t *testing.T, srv *s3Server) {
+	third := published(t, "third")
+	// The same bytes with another Content-Type, and other bytes of the
+	// same size in a multipart upload, which leaves no MD5 to compare.
+	const retyped, replaced = "logos/acme/icon.svg", "logos/acme/wordmark.svg"
+	_, cache := headers.Site.Object(retyped)
+	srv.putBehind(t, "logos", retyped, []byte(third[retyped]), "text/plain", cache)
+	ctype, cache := headers.Site.Object(replaced)
+	srv.putInParts(t, "logos", replaced, []byte(strings.Replace(third[replaced], "<svg", "<SVG", 1)), ctype, cache)
+
+	srv.reset(nil)
+	code, stdout, stderr := runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"))
+	if code != 0 || !strings.HasPrefix(stdout, "nothing to publish: ") {
+		t.Fatalf("a plain publish, which trusts its record: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"), "-verify")
+	for _, want := range []string{
+		"differs logos/acme/icon.svg: Content-Type \"text/plain\", not \"image/svg+xml\"\n",
+		"differs logos/acme/wordmark.svg: other bytes (read back: the store gives no MD5)\n",
+		fmt.Sprintf("verified %d objects of %s (2 differed from third): uploaded 2 files (", len(third), srv.bucketURL("logos")),
+	} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("-verify: exit %d, stdout lacks %q:\n%s%s", code, want, stdout, stderr)
+		}
+	}
+	if puts := slices.Sorted(slices.Values(srv.requests("start", "PUT", "logos"))); !slices.Equal(puts, []string{retyped, replaced}) {
+		t.Errorf("-verify sent PUT %v, want only the two objects", puts)
+	}
+	if heads := srv.requests("start", "HEAD", "logos"); len(heads) < len(third) {
+		t.Errorf("-verify sent %d HEAD requests for %d objects", len(heads), len(third))
+	}
+	if gets := srv.requests("start", "GET", "logos"); !slices.Contains(gets, replaced) {
+		t.Errorf("-verify did not read back %s: GET %v", replaced, gets)
+	}
+	srv.checkHolds(t, "logos", third)
+	code, stdout, _ = runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"), "-verify")
+	if want := fmt.Sprintf("verified %s: its %d objects match third", srv.bucketURL("logos"), len(third)); code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("-verify again: exit %d, stdout lacks %q:\n%s", code, want, stdout)
+	}
+}
+
+// releaseTwice releases src as 1.0.0 into the bucket of the site, reads
+// it back, and is refused the same release again.
+func releaseTwice(t *testing.T, srv *s3Server, src, base string, build func(out, base string) map[string]string) {
+	before := srv.content(t, "logos")
+	srv.reset(nil)
+	code, stdout, stderr := runCmd("release", "-version", "1.0.0", "-src", src, "-base-url", base, "-to", srv.bucketURL("logos"))
+	if code != 0 || !strings.Contains(stdout, "\nreleased 1.0.0 to "+srv.bucketURL("logos")+": uploaded ") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// The same build, to compare with: builds are reproducible.
+	release := build("release", base+"/v/1.0.0")
+	srv.checkRelease(t, "logos", "1.0.0", release)
+	after := srv.content(t, "logos")
+	for key, etag := range before {
+		if after[key] != etag {
+			t.Errorf("the release changed %s of the site", key)
+		}
+	}
+	if len(after) != len(before)+len(release)+1 {
+		t.Errorf("the bucket holds %d objects, want the site's %d, the release's %d and api/releases.json", len(after), len(before), len(release))
+	}
+	res, body := srv.do(t, "GET", "/logos/api/releases.json", nil)
+	var list []publish.ReleaseEntry
+	if err := json.Unmarshal(body, &list); err != nil || res.Header.Get("Content-Type") != "application/json; charset=utf-8" ||
+		res.Header.Get("Cache-Control") != "public, max-age=300, stale-while-revalidate=86400" {
+		t.Fatalf("api/releases.json: %s, %v\n%s", res.Header, err, body)
+	}
+	want := []publish.ReleaseEntry{{Version: "1.0.0", Date: time.Now().UTC().Format(time.DateOnly), Logos: 1, Index: base + "/v/1.0.0/api/logos.json"}}
+	if !slices.Equal(list, want) {
+		t.Errorf("api/releases.json lists %+v, want %+v", list, want)
+	}
+	// It was written after every object of the release was up.
+	srv.mu.Lock()
+	log := slices.Clone(srv.log)
+	srv.mu.Unlock()
+	listed := slices.Index(log, "start PUT /logos/api/releases.json")
+	for i, l := range log {
+		if strings.HasPrefix(l, "end PUT /logos/v/1.0.0/") && i > listed {
+			t.Errorf("%s came after api/releases.json was written (%d > %d)", l, i, listed)
+		}
+	}
+
+	// Again: refused, and not a request that writes.
+	all := srv.list(t, "logos")
+	srv.reset(nil)
+	code, _, stderr = runCmd("release", "-version", "1.0.0", "-src", src, "-base-url", base, "-to", srv.bucketURL("logos"))
+	if want := "logoindex: refusing to release: api/releases.json already lists release 1.0.0 (of "; code != 1 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("again: exit %d\n%s\nwant %q", code, stderr, want)
+	}
+	srv.mu.Lock()
+	for _, l := range srv.log {
+		if !strings.HasPrefix(l, "start GET ") && !strings.HasPrefix(l, "end GET ") && !strings.HasPrefix(l, "start HEAD ") && !strings.HasPrefix(l, "end HEAD ") {
+			t.Errorf("a refused release sent %s", l)
+		}
+	}
+	srv.mu.Unlock()
+	if got := srv.list(t, "logos"); !maps.Equal(all, got) {
+		t.Errorf("a refused release changed the bucket")
+	}
+}
+
 // checkRelease reads the release of version back: every file of the
 // tree under v/<version>/, with its bytes, its Content-Type and the
 // Cache-Control of a release.
@@ -623,185 +810,9 @@ func TestPublishS3(t *testing.T) {
 		srv.checkHolds(t, "logos", third)
 	})
 
-	t.Run("two publishes at once", func(t *testing.T) {
-		srv.createBucket(t, "race")
-		// What the lease stands on: a write under If-None-Match: * fails
-		// where the object exists.
-		for i, want := range []int{200, 412} {
-			res, body := srv.send(t, "PUT", "/race/probe", nil, map[string]string{"If-None-Match": "*"}, []byte("x"))
-			if res.StatusCode != want {
-				t.Fatalf("conditional PUT %d: %s, want %d\n%s", i+1, res.Status, want, body)
-			}
-		}
-		if res, body := srv.do(t, "DELETE", "/race/probe", nil); res.StatusCode != 204 {
-			t.Fatalf("DELETE: %s\n%s", res.Status, body)
-		}
-		trees := map[string]map[string]string{"second": published(t, "second"), "third": published(t, "third")}
-		// Each upload takes a while, so that the two overlap.
-		srv.reset(func(_ int, r *http.Request) string {
-			if r.Method == "PUT" && !strings.Contains(r.URL.Path, "/"+publish.LeasePrefix) {
-				time.Sleep(100 * time.Millisecond)
-			}
-			return ""
-		})
-		type outcome struct{ code, stdout, stderr string }
-		results := map[string]outcome{}
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for dir := range trees {
-			wg.Go(func() {
-				code, stdout, stderr := runCmd("publish", "-dir", dir, "-to", srv.bucketURL("race"))
-				mu.Lock()
-				results[dir] = outcome{fmt.Sprint(code), stdout, stderr}
-				mu.Unlock()
-			})
-		}
-		wg.Wait()
-		var waited []string
-		for dir, o := range results {
-			if o.code != "0" {
-				t.Fatalf("%s: exit %s\n%s%s", dir, o.code, o.stdout, o.stderr)
-			}
-			if strings.Contains(o.stderr, "logoindex: waiting for the bucket's lease, held by ") {
-				waited = append(waited, dir)
-			}
-			if strings.Contains(o.stderr, "best-effort") {
-				t.Errorf("%s: versitygw honours If-None-Match, yet:\n%s", dir, o.stderr)
-			}
-		}
-		if len(waited) != 1 {
-			t.Fatalf("%d publishes waited for the other, want 1: %+v", len(waited), results)
-		}
-		// The one that waited published last, over the other's tree.
-		srv.checkHolds(t, "race", trees[waited[0]])
-
-		// One that will not wait is refused while the other publishes,
-		// naming it, and changes nothing.
-		other := "second"
-		if waited[0] == "second" {
-			other = "third"
-		}
-		done := make(chan outcome, 1)
-		srv.reset(srv.fail)
-		go func() {
-			code, stdout, stderr := runCmd("publish", "-dir", other, "-to", srv.bucketURL("race"))
-			done <- outcome{fmt.Sprint(code), stdout, stderr}
-		}()
-		for deadline := time.Now().Add(time.Minute); len(srv.requests("start", "PUT", "race")) == 0; time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("the publish sent no PUT in a minute")
-			}
-		}
-		code, stdout, stderr := runCmd("publish", "-dir", waited[0], "-to", srv.bucketURL("race"), "-wait", "0")
-		if want := "logoindex: another publish holds the bucket's lease: "; code != 1 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "(pid ") || stdout != "" {
-			t.Errorf("with -wait 0: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1 and %q", code, stdout, stderr, want)
-		}
-		if o := <-done; o.code != "0" {
-			t.Fatalf("%s: exit %s\n%s%s", other, o.code, o.stdout, o.stderr)
-		}
-		srv.reset(nil)
-		srv.checkHolds(t, "race", trees[other])
-	})
-
-	t.Run("verify repairs what changed behind publish's back", func(t *testing.T) {
-		third := published(t, "third")
-		// The same bytes with another Content-Type, and other bytes of the
-		// same size in a multipart upload, which leaves no MD5 to compare.
-		const retyped, replaced = "logos/acme/icon.svg", "logos/acme/wordmark.svg"
-		_, cache := headers.Site.Object(retyped)
-		srv.putBehind(t, "logos", retyped, []byte(third[retyped]), "text/plain", cache)
-		ctype, cache := headers.Site.Object(replaced)
-		srv.putInParts(t, "logos", replaced, []byte(strings.Replace(third[replaced], "<svg", "<SVG", 1)), ctype, cache)
-
-		srv.reset(nil)
-		code, stdout, stderr := runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"))
-		if code != 0 || !strings.HasPrefix(stdout, "nothing to publish: ") {
-			t.Fatalf("a plain publish, which trusts its record: exit %d\n%s%s", code, stdout, stderr)
-		}
-		code, stdout, stderr = runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"), "-verify")
-		for _, want := range []string{
-			"differs logos/acme/icon.svg: Content-Type \"text/plain\", not \"image/svg+xml\"\n",
-			"differs logos/acme/wordmark.svg: other bytes (read back: the store gives no MD5)\n",
-			fmt.Sprintf("verified %d objects of %s (2 differed from third): uploaded 2 files (", len(third), srv.bucketURL("logos")),
-		} {
-			if code != 0 || !strings.Contains(stdout, want) {
-				t.Errorf("-verify: exit %d, stdout lacks %q:\n%s%s", code, want, stdout, stderr)
-			}
-		}
-		if puts := slices.Sorted(slices.Values(srv.requests("start", "PUT", "logos"))); !slices.Equal(puts, []string{retyped, replaced}) {
-			t.Errorf("-verify sent PUT %v, want only the two objects", puts)
-		}
-		if heads := srv.requests("start", "HEAD", "logos"); len(heads) < len(third) {
-			t.Errorf("-verify sent %d HEAD requests for %d objects", len(heads), len(third))
-		}
-		if gets := srv.requests("start", "GET", "logos"); !slices.Contains(gets, replaced) {
-			t.Errorf("-verify did not read back %s: GET %v", replaced, gets)
-		}
-		srv.checkHolds(t, "logos", third)
-		code, stdout, _ = runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"), "-verify")
-		if want := fmt.Sprintf("verified %s: its %d objects match third", srv.bucketURL("logos"), len(third)); code != 0 || !strings.Contains(stdout, want) {
-			t.Errorf("-verify again: exit %d, stdout lacks %q:\n%s", code, want, stdout)
-		}
-	})
-
-	t.Run("release", func(t *testing.T) {
-		before := srv.content(t, "logos")
-		srv.reset(nil)
-		code, stdout, stderr := runCmd("release", "-version", "1.0.0", "-src", src, "-base-url", base, "-to", srv.bucketURL("logos"))
-		if code != 0 || !strings.Contains(stdout, "\nreleased 1.0.0 to "+srv.bucketURL("logos")+": uploaded ") {
-			t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
-		}
-		// The same build, to compare with: builds are reproducible.
-		release := build("release", base+"/v/1.0.0")
-		srv.checkRelease(t, "logos", "1.0.0", release)
-		after := srv.content(t, "logos")
-		for key, etag := range before {
-			if after[key] != etag {
-				t.Errorf("the release changed %s of the site", key)
-			}
-		}
-		if len(after) != len(before)+len(release)+1 {
-			t.Errorf("the bucket holds %d objects, want the site's %d, the release's %d and api/releases.json", len(after), len(before), len(release))
-		}
-		res, body := srv.do(t, "GET", "/logos/api/releases.json", nil)
-		var list []publish.ReleaseEntry
-		if err := json.Unmarshal(body, &list); err != nil || res.Header.Get("Content-Type") != "application/json; charset=utf-8" ||
-			res.Header.Get("Cache-Control") != "public, max-age=300, stale-while-revalidate=86400" {
-			t.Fatalf("api/releases.json: %s, %v\n%s", res.Header, err, body)
-		}
-		want := []publish.ReleaseEntry{{Version: "1.0.0", Date: time.Now().UTC().Format(time.DateOnly), Logos: 1, Index: base + "/v/1.0.0/api/logos.json"}}
-		if !slices.Equal(list, want) {
-			t.Errorf("api/releases.json lists %+v, want %+v", list, want)
-		}
-		// It was written after every object of the release was up.
-		srv.mu.Lock()
-		log := slices.Clone(srv.log)
-		srv.mu.Unlock()
-		listed := slices.Index(log, "start PUT /logos/api/releases.json")
-		for i, l := range log {
-			if strings.HasPrefix(l, "end PUT /logos/v/1.0.0/") && i > listed {
-				t.Errorf("%s came after api/releases.json was written (%d > %d)", l, i, listed)
-			}
-		}
-
-		// Again: refused, and not a request that writes.
-		all := srv.list(t, "logos")
-		srv.reset(nil)
-		code, _, stderr = runCmd("release", "-version", "1.0.0", "-src", src, "-base-url", base, "-to", srv.bucketURL("logos"))
-		if want := "logoindex: refusing to release: api/releases.json already lists release 1.0.0 (of "; code != 1 || !strings.HasPrefix(stderr, want) {
-			t.Errorf("again: exit %d\n%s\nwant %q", code, stderr, want)
-		}
-		srv.mu.Lock()
-		for _, l := range srv.log {
-			if !strings.HasPrefix(l, "start GET ") && !strings.HasPrefix(l, "end GET ") && !strings.HasPrefix(l, "start HEAD ") && !strings.HasPrefix(l, "end HEAD ") {
-				t.Errorf("a refused release sent %s", l)
-			}
-		}
-		srv.mu.Unlock()
-		if got := srv.list(t, "logos"); !maps.Equal(all, got) {
-			t.Errorf("a refused release changed the bucket")
-		}
-	})
+	t.Run("two publishes at once", func(t *testing.T) { twoPublishesAtOnce(t, srv) })
+	t.Run("verify repairs what changed behind publish's back", func(t *testing.T) { verifyRepairs(t, srv) })
+	t.Run("release", func(t *testing.T) { releaseTwice(t, srv, src, base, build) })
 
 	t.Run("one request in ten fails", func(t *testing.T) {
 		// The shipped collection: enough requests for dozens of faults.

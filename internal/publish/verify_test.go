@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -29,36 +30,47 @@ func (r *verifyReporter) Verified(key, diff string, err error) {
 	r.verified[key] = diff
 }
 
-// TestPublishVerify changes objects behind publish's back, each a way the
-// listing and the record cannot see, and one each way they can: a verify
-// finds every one, repairs them in the usual order, and writes nothing
-// else.
+// alterBehind changes objects of the bucket behind publish's back, each
+// a way the listing and the record cannot see, and one each way they can,
+// and returns how a verify finds each differs.
+func alterBehind(store *fakeStore, files map[string]fakeObject) map[string]string {
+	with := func(key string, change func(*fakeObject)) {
+		o := files[key]
+		change(&o)
+		store.objects[key] = o
+	}
+	sameSize := func(o *fakeObject) { o.data = []byte(strings.Replace(string(o.data), "<svg", "<SVG", 1)) }
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	// The same bytes again, with another Content-Type; another
+	// Cache-Control.
+	with("logos/acme/icon.svg", func(o *fakeObject) { o.contentType = "text/plain" })
+	with("api/logos.json", func(o *fakeObject) { o.cacheControl = "no-cache" })
+	// Other bytes of the same size, replaced so that the store gives no
+	// MD5 for them; other bytes the listing shows.
+	with("logos/night-owl/icon.svg", func(o *fakeObject) { sameSize(o); o.noMD5 = true })
+	with("logos/acme/wordmark.svg", sameSize)
+	// The same bytes without an MD5: read back, and left alone.
+	with("api/logos/acme.json", func(o *fakeObject) { o.noMD5 = true })
+	delete(store.objects, "r/acme.json")
+	store.log = nil
+	return map[string]string{
+		"logos/acme/icon.svg":      `Content-Type "text/plain", not "image/svg+xml"`,
+		"api/logos.json":           `Cache-Control "no-cache", not "public, max-age=300, stale-while-revalidate=86400"`,
+		"logos/night-owl/icon.svg": "other bytes (read back: the store gives no MD5)",
+		"logos/acme/wordmark.svg":  "other bytes",
+		"r/acme.json":              "missing",
+	}
+}
+
+// TestPublishVerify changes objects behind publish's back (alterBehind):
+// a verify finds every one, repairs them in the usual order, and writes
+// nothing else.
 func TestPublishVerify(t *testing.T) {
 	tree := build(t, goldenSrc(t), testBase)
 	store, b := publishedFake(t, tree)
 	files := published(tree)
-	sameSize := func(key string) []byte {
-		return []byte(strings.Replace(string(files[key].data), "<svg", "<SVG", 1))
-	}
-	store.mu.Lock()
-	for key, o := range map[string]fakeObject{
-		// The same bytes again, with another Content-Type.
-		"logos/acme/icon.svg": {data: files["logos/acme/icon.svg"].data, contentType: "text/plain", cacheControl: files["logos/acme/icon.svg"].cacheControl},
-		// Another Cache-Control.
-		"api/logos.json": {data: files["api/logos.json"].data, contentType: files["api/logos.json"].contentType, cacheControl: "no-cache"},
-		// Other bytes of the same size, replaced so that the store gives
-		// no MD5 for them.
-		"logos/night-owl/icon.svg": {data: sameSize("logos/night-owl/icon.svg"), contentType: files["logos/night-owl/icon.svg"].contentType, cacheControl: files["logos/night-owl/icon.svg"].cacheControl, noMD5: true},
-		// Other bytes, which the listing shows.
-		"logos/acme/wordmark.svg": {data: sameSize("logos/acme/wordmark.svg"), contentType: files["logos/acme/wordmark.svg"].contentType, cacheControl: files["logos/acme/wordmark.svg"].cacheControl},
-		// The same bytes without an MD5: read back, and left alone.
-		"api/logos/acme.json": {data: files["api/logos/acme.json"].data, contentType: files["api/logos/acme.json"].contentType, cacheControl: files["api/logos/acme.json"].cacheControl, noMD5: true},
-	} {
-		store.objects[key] = o
-	}
-	delete(store.objects, "r/acme.json")
-	store.log = nil
-	store.mu.Unlock()
+	want := alterBehind(store, files)
 
 	// A plain publish trusts its record: it sees only what the listing shows.
 	dry := fast
@@ -71,13 +83,6 @@ func TestPublishVerify(t *testing.T) {
 		t.Errorf("a plain publish would upload %v", got)
 	}
 
-	want := map[string]string{
-		"logos/acme/icon.svg":      `Content-Type "text/plain", not "image/svg+xml"`,
-		"api/logos.json":           `Cache-Control "no-cache", not "public, max-age=300, stale-while-revalidate=86400"`,
-		"logos/night-owl/icon.svg": "other bytes (read back: the store gives no MD5)",
-		"logos/acme/wordmark.svg":  "other bytes",
-		"r/acme.json":              "missing",
-	}
 	for _, dryRun := range []bool{true, false} {
 		store.log = nil
 		rep := &verifyReporter{}
@@ -107,11 +112,7 @@ func TestPublishVerify(t *testing.T) {
 		if dryRun && len(w) > 0 {
 			t.Errorf("a dry run wrote %v", w)
 		}
-		if !dryRun && !slices.Equal(slices.Sorted(slices.Values(w)), slices.Sorted(func(yield func(string) bool) {
-			for k := range want {
-				yield(k)
-			}
-		})) {
+		if !dryRun && !slices.Equal(slices.Sorted(slices.Values(w)), slices.Sorted(maps.Keys(want))) {
 			t.Errorf("a verify wrote %v, want exactly %v", w, want)
 		}
 	}
