@@ -280,6 +280,9 @@ func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Su
 		if opts.Verify {
 			return nil, errors.New("a release is never changed, so there is nothing to verify: verify the site without -release")
 		}
+		if v := opts.Release; strings.ContainsAny(v, `/\`) || v == "." || v == ".." {
+			return nil, fmt.Errorf("release %q is not a version: it must be one segment of a path", v)
+		}
 		j = &releaseJob{tree: tree, b: b, opts: opts, version: opts.Release}
 	}
 	if opts.DryRun {

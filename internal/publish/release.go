@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -202,7 +203,8 @@ func (j *releaseJob) execute(ctx context.Context) (*Summary, error) {
 	err = run.all(ctx, p.changes, files, func(ctx context.Context) *IncompleteError {
 		return run.writeReleases(ctx, list, files[ReleasesKey])
 	})
-	if inc, ok := err.(*IncompleteError); ok {
+	var inc *IncompleteError
+	if errors.As(err, &inc) {
 		inc.Release = j.version
 	}
 	return sum, err
