@@ -36,7 +36,7 @@ func (n *notes) String() string {
 // collected into n.
 func leaseOpts(holder string, n *notes) Options {
 	opts := fast
-	opts.Holder, opts.LeaseTTL, opts.Note = holder, time.Second, n.note
+	opts.Holder, opts.LeaseTTL, opts.Note = holder, 2*time.Second, n.note
 	return opts
 }
 
@@ -114,7 +114,11 @@ func TestLeaseSecondPublishWaits(t *testing.T) {
 	defer release()
 	var aNotes, bNotes notes
 	a := goPub(first, b, leaseOpts("alice@ci (pid 1)", &aNotes))
-	<-entered
+	select {
+	case <-entered:
+	case r := <-a:
+		t.Fatalf("the first publish ended before its first upload: %v", r.err)
+	}
 
 	opts := leaseOpts("bob@laptop (pid 2)", &bNotes)
 	opts.Wait = 100 * time.Millisecond
@@ -130,10 +134,10 @@ func TestLeaseSecondPublishWaits(t *testing.T) {
 	if !strings.Contains(bNotes.String(), "waiting for the bucket's lease, held by alice@ci (pid 1) since ") {
 		t.Errorf("notes of the waiting publish:\n%s", bNotes.String())
 	}
-	// At once with no wait; alice's lease, a second long, is renewed all
-	// along.
+	// At once with no wait; alice's lease, two seconds long, is renewed
+	// all along.
 	opts.Wait = 0
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(2200 * time.Millisecond)
 	if _, err := pub(context.Background(), second, b, opts); !errors.As(err, &held) || !strings.Contains(err.Error(), "holds the bucket's lease: alice") {
 		t.Fatalf("with no wait, after the first lease would have expired: %v", err)
 	}
@@ -254,34 +258,49 @@ func TestLeaseLost(t *testing.T) {
 	for _, tc := range []struct {
 		name, want string
 		ttl        time.Duration
-		steal      func(store *fakeStore)
+		// before runs before the publish starts, during while its
+		// uploads are held.
+		before, during func(store *fakeStore)
 	}{
-		{"taken over", "stopped: the bucket's lease was taken over by mallory after this publish failed to renew it in time", time.Second, func(store *fakeStore) {
-			gen, _ := head(t, store)
-			putLease(store, gen+1, leaseRecord{Holder: "mallory", Acquired: time.Now(), Expires: time.Now().Add(time.Hour)})
-		}},
-		{"not renewed", "stopped: could not renew the bucket's lease before it expired (blob (key \"" + leaseKey(1) + "\") (code=PermissionDenied): fake: access denied), so this publish stopped", 200 * time.Millisecond, func(store *fakeStore) {
-			store.mu.Lock()
-			store.beforeLease = func(_ context.Context, op, _ string) error {
-				if op == "PUT" {
-					return errFakeDenied
+		{name: "taken over", want: "stopped: the bucket's lease was taken over by mallory after this publish failed to renew it in time", ttl: 2 * time.Second,
+			during: func(store *fakeStore) {
+				gen, _ := head(t, store)
+				putLease(store, gen+1, leaseRecord{Holder: "mallory", Acquired: time.Now(), Expires: time.Now().Add(time.Hour)})
+			}},
+		{name: "not renewed", want: "stopped: could not renew the bucket's lease before it expired (blob (key \"" + leaseKey(1) + "\") (code=PermissionDenied): fake: access denied), so this publish stopped", ttl: time.Second,
+			before: func(store *fakeStore) {
+				// The lease is created and found conditional; every write
+				// after, a renewal, is denied.
+				var puts atomic.Int32
+				store.beforeLease = func(_ context.Context, op, _ string) error {
+					if op == "PUT" && puts.Add(1) > 2 {
+						return errFakeDenied
+					}
+					return nil
 				}
-				return nil
-			}
-			store.mu.Unlock()
-		}},
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store, b := newFake()
 			entered, release := holdPuts(store)
 			defer release()
+			if tc.before != nil {
+				tc.before(store)
+			}
 			var n notes
 			opts := leaseOpts("me", &n)
 			opts.LeaseTTL = tc.ttl
 			res := goPub(tree, b, opts)
-			<-entered
-			tc.steal(store)
-			r := <-res
+			var r result
+			select {
+			case <-entered:
+				if tc.during != nil {
+					tc.during(store)
+				}
+				r = <-res
+			case r = <-res:
+				t.Fatalf("the publish ended before its first upload: %v", r.err)
+			}
 			var inc *IncompleteError
 			if !errors.As(r.err, &inc) || !strings.HasPrefix(r.err.Error(), tc.want) || !strings.Contains(r.err.Error(), "the bucket still serves the previous tree") {
 				t.Fatalf("error %v\nwant %q", r.err, tc.want)
