@@ -320,6 +320,7 @@ func tryLease(ctx context.Context, b *blob.Bucket, c leaseConfig, head *leaseHea
 		// Best-effort: a rival's write made together may have replaced this
 		// one; wait for it to land, then look again.
 		if err := sleep(ctx, c.poll()); err != nil {
+			l.release() // it is this publish's, interrupted
 			return nil, err
 		}
 		if won, err := l.holds(ctx); !won || err != nil {
