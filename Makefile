@@ -10,7 +10,7 @@ OUT     ?= dist
 BASE_URL ?= http://localhost:8080
 CHECK_FLAGS ?=
 
-.PHONY: build check new test test-short tools publish s3-local bench corpus fuzz serve stub stub-load clean
+.PHONY: build check new test test-short tools publish release s3-local bench corpus fuzz serve stub stub-load clean
 
 # logoindex runs the command with the arguments $(1), built into a
 # temporary folder rather than with `go run`: a built binary exits with its
@@ -158,6 +158,20 @@ s3-local:
 	  "and read an object's headers back (the bucket is private: curl signs the request):" \
 	  "  curl -sI --aws-sigv4 aws:amz:us-east-1:s3 --user \"\$$AWS_ACCESS_KEY_ID:\$$AWS_SECRET_ACCESS_KEY\" -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' http://$(S3_ADDR)/$(S3_BUCKET)/api/logos.json" && \
 	wait $$pid
+
+# release builds the collection for BASE_URL/v/VERSION and publishes it as
+# that pinned release under v/VERSION/ of the bucket TO, cached for ever,
+# then lists it in api/releases.json (see docs/publishing.md), for example
+#   make release VERSION=1.0.0 BASE_URL=https://logos.example.com TO='s3://my-bucket?region=eu-west-1'
+# VERSION is a semantic version (a leading v is dropped) or a date
+# (2026-05-01). RELEASE_FLAGS=-dry-run lists what would be uploaded.
+VERSION ?=
+RELEASE_FLAGS ?=
+release:
+	@test -n "$(VERSION)" || { echo "make release needs VERSION=<version>, for example VERSION=1.0.0 or VERSION=2026-05-01" >&2; exit 2; }
+	@test "$(origin BASE_URL)" != file || { echo "make release needs BASE_URL=<the URL the bucket is served at>, for example BASE_URL=https://logos.example.com" >&2; exit 2; }
+	@test -n "$(TO)" || { echo "make release needs TO=<bucket URL>, for example TO='s3://my-bucket?region=eu-west-1'" >&2; exit 2; }
+	$(call logoindex,release -version '$(VERSION)' -src $(SRC) -base-url $(BASE_URL) -to '$(TO)' $(RELEASE_FLAGS),./cmd/logoindex-publish)
 
 # bench compares the optimiser with SVGO and times the build against its
 # goals (docs/performance.md). On first run it installs rsvg-convert and

@@ -2,7 +2,8 @@
 // `logoindex publish`, which runs it, in a program of its own (see
 // internal/cli). Its flags are publish's:
 //
-//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-workers objects]
+//	logoindex-publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-release version]
+//	                  [-verify] [-wait duration] [-workers objects]
 package main
 
 import (
@@ -10,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -32,7 +32,6 @@ import (
 // uploads a built tree to a bucket (see internal/publish).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, a := cli.PublishFlagSet(stderr)
-	dir, to, dryRun, force, baseURL, workers := &a.Dir, &a.To, &a.DryRun, &a.Force, &a.BaseURL, &a.Workers
 	pos, err := cli.ParseFlags(fs, args)
 	if err != nil {
 		return err
@@ -40,65 +39,95 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return cli.UsageError("publish takes no arguments, got %q", pos)
 	}
-	if *to == "" {
-		return cli.UsageError("publish needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see docs/publishing.md)")
-	}
-	u, err := url.Parse(*to)
-	if err != nil || u.Scheme == "" {
-		return cli.UsageError("-to %q is not a bucket URL; use s3://bucket, gs://bucket, azblob://container or file:///path", *to)
-	}
-	if !blob.DefaultURLMux().ValidBucketScheme(u.Scheme) {
-		return cli.UsageError("-to %q: unknown scheme %q; use s3://, gs://, azblob:// or file://", *to, u.Scheme)
-	}
-	if u.User != nil {
-		return cli.UsageError("-to must not hold credentials; they come from the store's environment (AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_KEY, ...)")
-	}
-	if *workers < 1 {
-		return cli.UsageError("-workers must be at least 1")
-	}
-	if *baseURL != "" {
-		if *baseURL, err = cli.CheckBaseURL(*baseURL); err != nil {
-			return err
-		}
-	}
-	if info, err := os.Stat(*dir); err != nil || !info.IsDir() {
-		return cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", *dir)
+	scheme, err := checkArgs(a)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
-	opts := publish.Options{DryRun: *dryRun, Force: *force, BaseURL: *baseURL, Workers: *workers}
+	opts := publish.Options{DryRun: a.DryRun, Force: a.Force, Verify: a.Verify, Release: a.Release, BaseURL: a.BaseURL, Workers: a.Workers, Wait: a.Wait,
+		Note: func(msg string) { fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(msg)) }}
 	// The tree first: its problems need no bucket and no credentials.
-	root, err := os.OpenRoot(*dir)
+	root, err := os.OpenRoot(a.Dir)
 	if err != nil {
 		return err
 	}
 	tree, err := publish.ReadTree(root.FS(), opts)
 	root.Close()
 	if err != nil {
-		return publishError(err, *dir, u.Scheme, stderr)
+		return publishError(err, a.Dir, scheme, stderr)
 	}
 
-	bucket, err := blob.OpenBucket(ctx, *to)
+	bucket, err := blob.OpenBucket(ctx, a.To)
 	if err != nil {
-		return fmt.Errorf("opening %s: %w%s", *to, err, credentialHint(u.Scheme))
+		return fmt.Errorf("opening %s: %w%s", a.To, err, credentialHint(scheme))
 	}
 	defer bucket.Close()
 
-	var rep interface {
-		publish.Reporter
-		finish()
-	}
-	if f, ok := stderr.(*os.File); ok && !*dryRun && term.IsTerminal(int(f.Fd())) {
-		rep = &barReporter{w: stderr}
-	} else {
-		rep = &lineReporter{w: stdout, dryRun: *dryRun}
-	}
+	rep := newReporter(stdout, stderr, a.DryRun)
 	opts.Reporter = rep
 	sum, err := publish.Publish(ctx, tree, bucket, opts)
 	rep.finish()
 	if sum != nil {
-		fmt.Fprintln(stdout, summaryLine(sum, *dir, *to, *dryRun, err != nil, time.Since(start).Round(time.Millisecond)))
+		fmt.Fprintln(stdout, summary(sum, a, err != nil, time.Since(start).Round(time.Millisecond)))
 	}
-	return publishError(err, *dir, u.Scheme, stderr)
+	return publishError(err, a.Dir, scheme, stderr)
+}
+
+// checkArgs checks the flags, normalising the base URL and the version,
+// and returns the bucket URL's scheme.
+func checkArgs(a *cli.PublishArgs) (scheme string, err error) {
+	if scheme, err = cli.CheckBucketURL("publish", a.To); err != nil {
+		return "", err
+	}
+	if a.Workers < 1 {
+		return "", cli.UsageError("-workers must be at least 1")
+	}
+	if a.Wait < 0 {
+		return "", cli.UsageError("-wait must not be negative; 0 refuses at once while another publish holds the bucket")
+	}
+	if a.Release != "" {
+		if a.Release, err = cli.CheckVersion("-release", a.Release); err != nil {
+			return "", err
+		}
+		if a.Verify {
+			return "", cli.UsageError("-verify does not go with -release: a release never changes; verify the site without -release")
+		}
+	}
+	if a.BaseURL != "" {
+		if a.BaseURL, err = cli.CheckBaseURL(a.BaseURL); err != nil {
+			return "", err
+		}
+	}
+	if info, err := os.Stat(a.Dir); err != nil || !info.IsDir() {
+		return "", cli.UsageError("-dir %s is not a folder; build it first: make build BASE_URL=https://logos.example.com", a.Dir)
+	}
+	return scheme, nil
+}
+
+// reporter is what publish reports to: a progress bar on a terminal,
+// lines otherwise.
+type reporter interface {
+	publish.Reporter
+	publish.VerifyReporter
+	finish()
+}
+
+func newReporter(stdout, stderr io.Writer, dryRun bool) reporter {
+	if f, ok := stderr.(*os.File); ok && !dryRun && term.IsTerminal(int(f.Fd())) {
+		return &barReporter{w: stderr}
+	}
+	return &lineReporter{w: stdout, dryRun: dryRun}
+}
+
+// summary is the last line: what was done, or would be.
+func summary(sum *publish.Summary, a *cli.PublishArgs, failed bool, elapsed time.Duration) string {
+	switch {
+	case a.Verify:
+		return verifySummary(sum, a.Dir, a.To, a.DryRun, failed, elapsed)
+	case a.Release != "":
+		return releaseSummary(sum, a.Release, a.To, a.DryRun, failed, elapsed)
+	}
+	return summaryLine(sum, a.Dir, a.To, a.DryRun, failed, elapsed)
 }
 
 // publishError turns an error of the publish package into the command's
@@ -107,11 +136,15 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 	var (
 		tree       *publish.TreeError
 		refused    *publish.RefusedError
+		pinned     *publish.ReleaseRefusedError
 		incomplete *publish.IncompleteError
+		held       *publish.LeaseHeldError
 	)
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, context.Canceled):
+		return err // the signal's, which says what was written
 	case errors.As(err, &tree):
 		for _, p := range tree.Problems {
 			fmt.Fprintln(stderr, escape.Terminal(cli.DisplayDir(dir)+"/"+p))
@@ -119,7 +152,9 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 		return &cli.ExitError{Code: 1, Msg: fmt.Sprintf("%s cannot be published; nothing was sent", dir)}
 	case errors.As(err, &refused):
 		return &cli.ExitError{Code: 1, Msg: "refusing to publish: " + err.Error()}
-	case errors.As(err, &incomplete):
+	case errors.As(err, &pinned):
+		return &cli.ExitError{Code: 1, Msg: "refusing to release: " + err.Error()}
+	case errors.As(err, &incomplete), errors.As(err, &held):
 		return &cli.ExitError{Code: 1, Msg: err.Error()}
 	}
 	return &cli.ExitError{Code: 1, Msg: err.Error() + credentialHint(scheme)}
@@ -154,6 +189,40 @@ func summaryLine(s *publish.Summary, dir, to string, dryRun, failed bool, elapse
 		verb, dir, to, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, s.Skipped, elapsed)
 }
 
+// releaseSummary is summaryLine for -release. The list of releases is
+// the last upload, counted apart.
+func releaseSummary(s *publish.Summary, version, to string, dryRun, failed bool, elapsed time.Duration) string {
+	prefix, files := publish.ReleasePrefix(version), max(s.Uploaded-1, 0)
+	switch {
+	case dryRun:
+		return fmt.Sprintf("dry run: would release %s to %s: upload %d %s (%s) under %s, then list %s in %s; nothing was changed (%s)",
+			version, to, files, plural(files, "file", "files"), byteSize(s.Bytes), prefix, version, publish.ReleasesKey, elapsed)
+	case failed:
+		return fmt.Sprintf("stopped releasing %s to %s: uploaded %d %s (%s) under %s, and %s does not list it yet, in %s",
+			version, to, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), prefix, publish.ReleasesKey, elapsed)
+	}
+	return fmt.Sprintf("released %s to %s: uploaded %d %s (%s) under %s, and listed %s in %s, in %s",
+		version, to, files, plural(files, "file", "files"), byteSize(s.Bytes), prefix, version, publish.ReleasesKey, elapsed)
+}
+
+// verifySummary is summaryLine for -verify.
+func verifySummary(s *publish.Summary, dir, to string, dryRun, failed bool, elapsed time.Duration) string {
+	differed := fmt.Sprintf("%d differed from %s", s.Differed, dir)
+	switch {
+	case dryRun:
+		return fmt.Sprintf("dry run: verified %d objects of %s (%s): would upload %d %s (%s) and delete %d; nothing was changed (%s)",
+			s.Verified, to, differed, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, elapsed)
+	case !failed && s.Uploaded == 0 && s.Deleted == 0:
+		return fmt.Sprintf("verified %s: its %d objects match %s, checked in %s", to, s.Verified, dir, elapsed)
+	}
+	verb := "verified"
+	if failed {
+		verb = "stopped repairing"
+	}
+	return fmt.Sprintf("%s %d objects of %s (%s): uploaded %d %s (%s), deleted %d, in %s",
+		verb, s.Verified, to, differed, s.Uploaded, plural(s.Uploaded, "file", "files"), byteSize(s.Bytes), s.Deleted, elapsed)
+}
+
 func byteSize(n int64) string {
 	switch {
 	case n < 1000:
@@ -172,9 +241,30 @@ func plural(n int, one, many string) string {
 }
 
 // lineReporter prints a line per change: for CI logs, pipes and dry runs.
+// A verify prints each object that differs, and its progress every tenth
+// when it checks many.
 type lineReporter struct {
-	w      io.Writer
-	dryRun bool
+	w             io.Writer
+	dryRun        bool
+	total, tested int
+}
+
+func (r *lineReporter) VerifyStart(objects int) {
+	r.total = objects
+	fmt.Fprintf(r.w, "verifying %d objects\n", objects)
+}
+
+func (r *lineReporter) Verified(key, diff string, err error) {
+	r.tested++
+	switch {
+	case err != nil:
+		fmt.Fprintf(r.w, "FAILED check %s: %v\n", key, err)
+	case diff != "":
+		fmt.Fprintf(r.w, "differs %s: %s\n", key, diff)
+	}
+	if r.total >= 100 && r.tested*10/r.total != (r.tested-1)*10/r.total {
+		fmt.Fprintf(r.w, "checked %d of %d objects\n", r.tested, r.total)
+	}
 }
 
 func (r *lineReporter) Plan(changes []publish.Change, skipped int) {
@@ -233,13 +323,31 @@ type barReporter struct {
 	bar *progressbar.ProgressBar
 }
 
+func (r *barReporter) VerifyStart(objects int) { r.bar = r.newBar(objects, "verifying") }
+
+func (r *barReporter) Verified(key, diff string, err error) {
+	switch {
+	case err != nil:
+		r.above(fmt.Sprintf("FAILED check %s: %v", key, err))
+	case diff != "":
+		r.above(fmt.Sprintf("differs %s: %s", key, diff))
+	}
+	r.bar.Add(1)
+}
+
 func (r *barReporter) Plan(changes []publish.Change, skipped int) {
+	r.finish() // the verify's
+	r.bar = nil
 	if len(changes) == 0 {
 		return
 	}
-	r.bar = progressbar.NewOptions(len(changes),
+	r.bar = r.newBar(len(changes), "publishing")
+}
+
+func (r *barReporter) newBar(n int, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(r.w),
-		progressbar.OptionSetDescription("publishing"),
+		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(65*time.Millisecond),
@@ -274,4 +382,9 @@ func (r *barReporter) finish() {
 	}
 }
 
-func main() { cli.Main(run) }
+// interruptGrace is how long publish has after Ctrl-C or SIGTERM to stop
+// its requests and release the bucket's lease, over the network. A second
+// Ctrl-C ends it at once.
+const interruptGrace = 10 * time.Second
+
+func main() { cli.MainGrace(run, interruptGrace) }

@@ -12,7 +12,10 @@
 //	  logoindex serve [-addr address] [-base-url URL] [-dir folder] [-format format]
 //	                  [-install-template command] [-interval duration] [-log] [-no-cache]
 //	                  [-src folder] [-strict] [-watch] [-workers goroutines]
-//	  logoindex publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-workers objects]
+//	  logoindex publish -to URL [-base-url URL] [-dir folder] [-dry-run] [-force] [-release version]
+//	                    [-verify] [-wait duration] [-workers objects]
+//	  logoindex release -base-url URL -to URL -version version [-dry-run] [-format format]
+//	                    [-src folder] [-strict] [-wait duration] [-workers objects]
 //
 //	Exit status: 0 on success, 1 when a logo is invalid (with -strict, also on a warning), 2 on bad usage, 130 or 143 when stopped by Ctrl-C (SIGINT) or SIGTERM.
 //	Run 'logoindex <command> -h' for what each flag does.
@@ -26,6 +29,7 @@ import (
 	"logoindex/internal/cli"
 	"os"
 	"strings"
+	"time"
 )
 
 func main() {
@@ -33,8 +37,18 @@ func main() {
 		execPublish(os.Args[2:]) // returns only when it cannot
 	}
 	setMemoryFloor()
-	cli.Main(run)
+	grace := cli.InterruptGrace
+	if len(os.Args) > 1 && os.Args[1] == "release" {
+		// The publish it runs has this long to release the bucket's
+		// lease; then release removes its temporary build.
+		grace = releaseGrace
+	}
+	cli.MainGrace(run, grace)
 }
+
+// releaseGrace is how long release has to return after a signal: the
+// grace of logoindex-publish, and a little more.
+const releaseGrace = 12 * time.Second
 
 // commands are the subcommands, in the order the usage lists them.
 var commands = []struct {
@@ -49,6 +63,7 @@ var commands = []struct {
 	{"new", "<slug>", func(w io.Writer) *flag.FlagSet { fs, _ := scaffoldFlagSet(w); return fs }, runNew},
 	{"serve", "", func(w io.Writer) *flag.FlagSet { fs, _ := serveFlagSet(w); return fs }, runServe},
 	{"publish", "", func(w io.Writer) *flag.FlagSet { fs, _ := cli.PublishFlagSet(w); return fs }, runPublish},
+	{"release", "", func(w io.Writer) *flag.FlagSet { fs, _ := releaseFlagSet(w); return fs }, runRelease},
 }
 
 // usage is the program's usage, made from the flag sets of the commands.

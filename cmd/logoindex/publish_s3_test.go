@@ -7,14 +7,17 @@ package main
 // under test.
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/md5"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -192,14 +195,14 @@ func (s *s3Server) reset(fail func(int, *http.Request) string) {
 }
 
 // requests returns the logged lines of kind ("start" or "end") for method
-// on bucket, as keys.
+// on bucket, as keys, but those on the lease.
 func (s *s3Server) requests(kind, method, bucket string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []string
 	prefix := kind + " " + method + " /" + bucket + "/"
 	for _, l := range s.log {
-		if key, ok := strings.CutPrefix(l, prefix); ok {
+		if key, ok := strings.CutPrefix(l, prefix); ok && !strings.HasPrefix(key, publish.LeasePrefix) {
 			out = append(out, key)
 		}
 	}
@@ -232,10 +235,16 @@ func (s *s3Server) env(t *testing.T) {
 // independent of gocloud and of the AWS SDK that publish uses.
 func (s *s3Server) do(t *testing.T, method, path string, query url.Values) (*http.Response, []byte) {
 	t.Helper()
+	return s.send(t, method, path, query, nil, nil)
+}
+
+// send is do with headers, which are signed too, and a body.
+func (s *s3Server) send(t *testing.T, method, path string, query url.Values, header map[string]string, body []byte) (*http.Response, []byte) {
+	t.Helper()
 	const region, service = "us-east-1", "s3"
 	now := time.Now().UTC()
 	amzDate, day := now.Format("20060102T150405Z"), now.Format("20060102")
-	payload := sha256Hex(nil)
+	payload := sha256Hex(body)
 	u, _ := url.Parse(s.backend)
 	var segs []string
 	for _, seg := range strings.Split(path, "/") {
@@ -250,35 +259,79 @@ func (s *s3Server) do(t *testing.T, method, path string, query url.Values) (*htt
 	}
 	sort.Strings(qs)
 	canonicalQuery := strings.Join(qs, "&")
-	canonical := strings.Join([]string{
-		method, canonicalURI, canonicalQuery,
-		"host:" + u.Host, "x-amz-content-sha256:" + payload, "x-amz-date:" + amzDate, "",
-		"host;x-amz-content-sha256;x-amz-date", payload,
-	}, "\n")
+	signed := map[string]string{"host": u.Host, "x-amz-content-sha256": payload, "x-amz-date": amzDate}
+	for k, v := range header {
+		signed[strings.ToLower(k)] = v
+	}
+	names := slices.Sorted(maps.Keys(signed))
+	var canonicalHeaders strings.Builder
+	for _, k := range names {
+		canonicalHeaders.WriteString(k + ":" + strings.TrimSpace(signed[k]) + "\n")
+	}
+	signedHeaders := strings.Join(names, ";")
+	canonical := strings.Join([]string{method, canonicalURI, canonicalQuery, canonicalHeaders.String(), signedHeaders, payload}, "\n")
 	scope := day + "/" + region + "/" + service + "/aws4_request"
 	toSign := "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + sha256Hex([]byte(canonical))
 	key := []byte("AWS4" + s.secret)
 	for _, part := range []string{day, region, service, "aws4_request"} {
 		key = hmacSHA256(key, part)
 	}
-	req, err := http.NewRequest(method, s.backend+canonicalURI+"?"+canonicalQuery, nil)
+	req, err := http.NewRequest(method, s.backend+canonicalURI+"?"+canonicalQuery, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("x-amz-content-sha256", payload)
-	req.Header.Set("x-amz-date", amzDate)
+	for k, v := range signed {
+		if k != "host" {
+			req.Header.Set(k, v)
+		}
+	}
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+s.access+"/"+scope+
-		", SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature="+hex.EncodeToString(hmacSHA256(key, toSign)))
+		", SignedHeaders="+signedHeaders+", Signature="+hex.EncodeToString(hmacSHA256(key, toSign)))
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
+	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, body
+	return res, data
+}
+
+// putBehind uploads data as key with the headers given, straight to
+// versitygw, as another tool would.
+func (s *s3Server) putBehind(t *testing.T, bucket, key string, data []byte, ctype, cache string) {
+	t.Helper()
+	res, body := s.send(t, "PUT", "/"+bucket+"/"+key, nil, map[string]string{"Content-Type": ctype, "Cache-Control": cache}, data)
+	if res.StatusCode != 200 {
+		t.Fatalf("PUT %s: %s\n%s", key, res.Status, body)
+	}
+}
+
+// putInParts uploads data as key in a multipart upload of one part, as
+// large files are: the object's ETag is then no MD5, and the store lists
+// no checksum for it.
+func (s *s3Server) putInParts(t *testing.T, bucket, key string, data []byte, ctype, cache string) {
+	t.Helper()
+	path := "/" + bucket + "/" + key
+	res, body := s.send(t, "POST", path, url.Values{"uploads": {""}}, map[string]string{"Content-Type": ctype, "Cache-Control": cache}, nil)
+	var started struct{ UploadId string }
+	if res.StatusCode != 200 || xml.Unmarshal(body, &started) != nil || started.UploadId == "" {
+		t.Fatalf("CreateMultipartUpload %s: %s\n%s", key, res.Status, body)
+	}
+	res, body = s.send(t, "PUT", path, url.Values{"partNumber": {"1"}, "uploadId": {started.UploadId}}, nil, data)
+	if res.StatusCode != 200 {
+		t.Fatalf("UploadPart %s: %s\n%s", key, res.Status, body)
+	}
+	done := fmt.Sprintf(`<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>%s</ETag></Part></CompleteMultipartUpload>`, res.Header.Get("ETag"))
+	res, body = s.send(t, "POST", path, url.Values{"uploadId": {started.UploadId}}, map[string]string{"Content-Type": "application/xml"}, []byte(done))
+	if res.StatusCode != 200 {
+		t.Fatalf("CompleteMultipartUpload %s: %s\n%s", key, res.Status, body)
+	}
+	if etag := s.list(t, bucket)[key]; !strings.Contains(etag, "-") {
+		t.Fatalf("%s: ETag %s after a multipart upload, want one that is no MD5", key, etag)
+	}
 }
 
 func sha256Hex(b []byte) string { sum := sha256.Sum256(b); return hex.EncodeToString(sum[:]) }
@@ -308,6 +361,15 @@ func (s *s3Server) createBucket(t *testing.T, bucket string) {
 	if res, body := s.do(t, "PUT", "/"+bucket, nil); res.StatusCode != 200 {
 		t.Fatalf("creating bucket %s: %s\n%s", bucket, res.Status, body)
 	}
+}
+
+// content returns every key of the bucket with its ETag, but the
+// lease's.
+func (s *s3Server) content(t *testing.T, bucket string) map[string]string {
+	t.Helper()
+	out := s.list(t, bucket)
+	maps.DeleteFunc(out, func(k, _ string) bool { return strings.HasPrefix(k, publish.LeasePrefix) })
+	return out
 }
 
 // list returns every key of the bucket with its ETag, page by page.
@@ -350,7 +412,7 @@ func (s *s3Server) list(t *testing.T, bucket string) map[string]string {
 // Cache-Control of the site's rules.
 func (s *s3Server) checkHolds(t *testing.T, bucket string, files map[string]string) {
 	t.Helper()
-	listed := s.list(t, bucket)
+	listed := s.content(t, bucket)
 	var want []string
 	for k := range files {
 		want = append(want, k)
@@ -381,6 +443,215 @@ func (s *s3Server) checkHolds(t *testing.T, bucket string, files map[string]stri
 	}
 }
 
+// twoPublishesAtOnce publishes the trees in the folders second and third
+// into one bucket at once: one waits for the other, and the bucket ends
+// holding exactly its tree. Then one that will not wait is refused.
+func twoPublishesAtOnce(t *testing.T, srv *s3Server) {
+	srv.createBucket(t, "race")
+	// What the lease stands on: a write under If-None-Match: * fails
+	// where the object exists.
+	for i, want := range []int{200, 412} {
+		res, body := srv.send(t, "PUT", "/race/probe", nil, map[string]string{"If-None-Match": "*"}, []byte("x"))
+		if res.StatusCode != want {
+			t.Fatalf("conditional PUT %d: %s, want %d\n%s", i+1, res.Status, want, body)
+		}
+	}
+	if res, body := srv.do(t, "DELETE", "/race/probe", nil); res.StatusCode != 204 {
+		t.Fatalf("DELETE: %s\n%s", res.Status, body)
+	}
+	trees := map[string]map[string]string{"second": published(t, "second"), "third": published(t, "third")}
+	// Each upload takes a while, so that the two overlap.
+	srv.reset(func(_ int, r *http.Request) string {
+		if r.Method == "PUT" && !strings.Contains(r.URL.Path, "/"+publish.LeasePrefix) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		return ""
+	})
+	type outcome struct{ code, stdout, stderr string }
+	results := map[string]outcome{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for dir := range trees {
+		wg.Go(func() {
+			code, stdout, stderr := runCmd("publish", "-dir", dir, "-to", srv.bucketURL("race"))
+			mu.Lock()
+			results[dir] = outcome{fmt.Sprint(code), stdout, stderr}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	var waited []string
+	for dir, o := range results {
+		if o.code != "0" {
+			t.Fatalf("%s: exit %s\n%s%s", dir, o.code, o.stdout, o.stderr)
+		}
+		if strings.Contains(o.stderr, "logoindex: waiting for the bucket's lease, held by ") {
+			waited = append(waited, dir)
+		}
+		if strings.Contains(o.stderr, "best-effort") {
+			t.Errorf("%s: versitygw honours If-None-Match, yet:\n%s", dir, o.stderr)
+		}
+	}
+	if len(waited) != 1 {
+		t.Fatalf("%d publishes waited for the other, want 1: %+v", len(waited), results)
+	}
+	// The one that waited published last, over the other's tree.
+	srv.checkHolds(t, "race", trees[waited[0]])
+
+	// One that will not wait is refused while the other publishes,
+	// naming it, and changes nothing.
+	other := "second"
+	if waited[0] == "second" {
+		other = "third"
+	}
+	done := make(chan outcome, 1)
+	srv.reset(srv.fail)
+	go func() {
+		code, stdout, stderr := runCmd("publish", "-dir", other, "-to", srv.bucketURL("race"))
+		done <- outcome{fmt.Sprint(code), stdout, stderr}
+	}()
+	for deadline := time.Now().Add(time.Minute); len(srv.requests("start", "PUT", "race")) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the publish sent no PUT in a minute")
+		}
+	}
+	code, stdout, stderr := runCmd("publish", "-dir", waited[0], "-to", srv.bucketURL("race"), "-wait", "0")
+	if want := "logoindex: another publish holds the bucket's lease: "; code != 1 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "(pid ") || stdout != "" {
+		t.Errorf("with -wait 0: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1 and %q", code, stdout, stderr, want)
+	}
+	if o := <-done; o.code != "0" {
+		t.Fatalf("%s: exit %s\n%s%s", other, o.code, o.stdout, o.stderr)
+	}
+	srv.reset(nil)
+	srv.checkHolds(t, "race", trees[other])
+}
+
+// verifyRepairs changes two objects of the tree in the folder third, the
+// last published, behind publish's back, in ways only -verify sees.
+func verifyRepairs(t *testing.T, srv *s3Server) {
+	third := published(t, "third")
+	// The same bytes with another Content-Type, and other bytes of the
+	// same size in a multipart upload, which leaves no MD5 to compare.
+	const retyped, replaced = "logos/acme/icon.svg", "logos/acme/wordmark.svg"
+	_, cache := headers.Site.Object(retyped)
+	srv.putBehind(t, "logos", retyped, []byte(third[retyped]), "text/plain", cache)
+	ctype, cache := headers.Site.Object(replaced)
+	srv.putInParts(t, "logos", replaced, []byte(strings.Replace(third[replaced], "<svg", "<SVG", 1)), ctype, cache)
+
+	srv.reset(nil)
+	code, stdout, stderr := runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"))
+	if code != 0 || !strings.HasPrefix(stdout, "nothing to publish: ") {
+		t.Fatalf("a plain publish, which trusts its record: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"), "-verify")
+	for _, want := range []string{
+		"differs logos/acme/icon.svg: Content-Type \"text/plain\", not \"image/svg+xml\"\n",
+		"differs logos/acme/wordmark.svg: other bytes (read back: the store gives no MD5)\n",
+		fmt.Sprintf("verified %d objects of %s (2 differed from third): uploaded 2 files (", len(third), srv.bucketURL("logos")),
+	} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("-verify: exit %d, stdout lacks %q:\n%s%s", code, want, stdout, stderr)
+		}
+	}
+	if puts := slices.Sorted(slices.Values(srv.requests("start", "PUT", "logos"))); !slices.Equal(puts, []string{retyped, replaced}) {
+		t.Errorf("-verify sent PUT %v, want only the two objects", puts)
+	}
+	if heads := srv.requests("start", "HEAD", "logos"); len(heads) < len(third) {
+		t.Errorf("-verify sent %d HEAD requests for %d objects", len(heads), len(third))
+	}
+	if gets := srv.requests("start", "GET", "logos"); !slices.Contains(gets, replaced) {
+		t.Errorf("-verify did not read back %s: GET %v", replaced, gets)
+	}
+	srv.checkHolds(t, "logos", third)
+	code, stdout, _ = runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"), "-verify")
+	if want := fmt.Sprintf("verified %s: its %d objects match third", srv.bucketURL("logos"), len(third)); code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("-verify again: exit %d, stdout lacks %q:\n%s", code, want, stdout)
+	}
+}
+
+// releaseTwice releases src as 1.0.0 into the bucket of the site, reads
+// it back, and is refused the same release again.
+func releaseTwice(t *testing.T, srv *s3Server, src, base string, build func(out, base string) map[string]string) {
+	before := srv.content(t, "logos")
+	srv.reset(nil)
+	code, stdout, stderr := runCmd("release", "-version", "1.0.0", "-src", src, "-base-url", base, "-to", srv.bucketURL("logos"))
+	if code != 0 || !strings.Contains(stdout, "\nreleased 1.0.0 to "+srv.bucketURL("logos")+": uploaded ") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// The same build, to compare with: builds are reproducible.
+	release := build("release", base+"/v/1.0.0")
+	srv.checkRelease(t, "logos", "1.0.0", release)
+	after := srv.content(t, "logos")
+	for key, etag := range before {
+		if after[key] != etag {
+			t.Errorf("the release changed %s of the site", key)
+		}
+	}
+	if len(after) != len(before)+len(release)+1 {
+		t.Errorf("the bucket holds %d objects, want the site's %d, the release's %d and api/releases.json", len(after), len(before), len(release))
+	}
+	res, body := srv.do(t, "GET", "/logos/api/releases.json", nil)
+	var list []publish.ReleaseEntry
+	if err := json.Unmarshal(body, &list); err != nil || res.Header.Get("Content-Type") != "application/json; charset=utf-8" ||
+		res.Header.Get("Cache-Control") != "public, max-age=300, stale-while-revalidate=86400" {
+		t.Fatalf("api/releases.json: %s, %v\n%s", res.Header, err, body)
+	}
+	want := []publish.ReleaseEntry{{Version: "1.0.0", Date: time.Now().UTC().Format(time.DateOnly), Logos: 1, Index: base + "/v/1.0.0/api/logos.json"}}
+	if !slices.Equal(list, want) {
+		t.Errorf("api/releases.json lists %+v, want %+v", list, want)
+	}
+	// It was written after every object of the release was up.
+	srv.mu.Lock()
+	log := slices.Clone(srv.log)
+	srv.mu.Unlock()
+	listed := slices.Index(log, "start PUT /logos/api/releases.json")
+	for i, l := range log {
+		if strings.HasPrefix(l, "end PUT /logos/v/1.0.0/") && i > listed {
+			t.Errorf("%s came after api/releases.json was written (%d > %d)", l, i, listed)
+		}
+	}
+
+	// Again: refused, and not a request that writes.
+	all := srv.list(t, "logos")
+	srv.reset(nil)
+	code, _, stderr = runCmd("release", "-version", "1.0.0", "-src", src, "-base-url", base, "-to", srv.bucketURL("logos"))
+	if want := "logoindex: refusing to release: api/releases.json already lists release 1.0.0 (of "; code != 1 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("again: exit %d\n%s\nwant %q", code, stderr, want)
+	}
+	srv.mu.Lock()
+	for _, l := range srv.log {
+		if !strings.HasPrefix(l, "start GET ") && !strings.HasPrefix(l, "end GET ") && !strings.HasPrefix(l, "start HEAD ") && !strings.HasPrefix(l, "end HEAD ") {
+			t.Errorf("a refused release sent %s", l)
+		}
+	}
+	srv.mu.Unlock()
+	if got := srv.list(t, "logos"); !maps.Equal(all, got) {
+		t.Errorf("a refused release changed the bucket")
+	}
+}
+
+// checkRelease reads the release of version back: every file of the
+// tree under v/<version>/, with its bytes, its Content-Type and the
+// Cache-Control of a release.
+func (s *s3Server) checkRelease(t *testing.T, bucket, version string, files map[string]string) {
+	t.Helper()
+	prefix := publish.ReleasePrefix(version)
+	for key, data := range files {
+		res, body := s.do(t, "GET", "/"+bucket+"/"+prefix+key, nil)
+		ctype, _ := headers.Site.Object(key)
+		if res.StatusCode != 200 || string(body) != data {
+			t.Errorf("GET %s%s: %s, %d bytes, want the file's %d", prefix, key, res.Status, len(body), len(data))
+			continue
+		}
+		if got := res.Header.Get("Content-Type"); got != ctype {
+			t.Errorf("GET %s%s: Content-Type %q, want %q", prefix, key, got, ctype)
+		}
+		if got := res.Header.Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
+			t.Errorf("GET %s%s: Cache-Control %q, want the release's, immutable", prefix, key, got)
+		}
+	}
+}
+
 func minus(a, b []string) []string {
 	var out []string
 	for _, x := range a {
@@ -393,8 +664,9 @@ func minus(a, b []string) []string {
 
 // TestPublishS3 runs publish against versitygw, one bucket per story:
 // publish and read back, publish again unchanged, change a logo, remove a
-// logo, a server that fails one request in ten, an object that keeps
-// failing, and the localhost tree.
+// logo (refused without its tombstone), two publishes at once, -verify
+// after changes behind publish's back, a release, a server that fails one
+// request in ten, an object that keeps failing, and the localhost tree.
 func TestPublishS3(t *testing.T) {
 	srv := startS3(t)
 	srv.env(t)
@@ -479,6 +751,20 @@ func TestPublishS3(t *testing.T) {
 			t.Fatal(err)
 		}
 		third := build("third", base)
+		// Dropped without a word: refused, with nothing sent.
+		srv.reset(nil)
+		code, stdout, stderr := runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos"))
+		if want := "logoindex: refusing to publish: the tree drops 1 logo the bucket serves, and every URL of it would stop working: night-owl. To remove a logo on purpose, add it to source-logos/removed.yaml, with replaced_by if it has a successor"; code != 1 || !strings.HasPrefix(stderr, want) {
+			t.Fatalf("exit %d\n%s%s\nwant exit 1 and %q", code, stdout, stderr, want)
+		}
+		if puts, dels := srv.requests("start", "PUT", "logos"), srv.requests("start", "DELETE", "logos"); len(puts)+len(dels) > 0 {
+			t.Errorf("a refused publish sent PUT %v and DELETE %v", puts, dels)
+		}
+		// With its tombstone, which the build writes for a logo listed in
+		// removed.yaml, the logo goes and its detail stays.
+		const detail = "api/logos/night-owl.json"
+		testtree.Write(t, "third", map[string]string{detail: `{"slug":"night-owl","removed":true}` + "\n"})
+		third = published(t, "third")
 		var gone []string
 		for k := range first {
 			if _, ok := third[k]; !ok {
@@ -489,13 +775,16 @@ func TestPublishS3(t *testing.T) {
 		if code, stdout, stderr := runCmd("publish", "-dir", "third", "-to", srv.bucketURL("logos")); code != 0 {
 			t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 		}
+		if puts := srv.requests("start", "PUT", "logos"); !slices.Contains(puts, detail) {
+			t.Errorf("the tombstone was not uploaded: PUT %v", puts)
+		}
 		if got := slices.Sorted(slices.Values(srv.requests("start", "DELETE", "logos"))); !slices.Equal(slices.Sorted(slices.Values(gone)), got) || len(got) < 4 {
 			t.Errorf("DELETE %v\nwant %v", got, gone)
 		}
 		// Every deletion starts after the indexes and the record are in
 		// place, as the server saw it; the page goes before its SVGs.
 		srv.mu.Lock()
-		log := slices.Clone(srv.log)
+		log := slices.DeleteFunc(slices.Clone(srv.log), func(l string) bool { return strings.Contains(l, "/"+publish.LeasePrefix) })
 		srv.mu.Unlock()
 		lastIndexEnd, firstDelete, pageDeleted, firstSVGDelete := -1, -1, -1, -1
 		for i, l := range log {
@@ -520,6 +809,10 @@ func TestPublishS3(t *testing.T) {
 		}
 		srv.checkHolds(t, "logos", third)
 	})
+
+	t.Run("two publishes at once", func(t *testing.T) { twoPublishesAtOnce(t, srv) })
+	t.Run("verify repairs what changed behind publish's back", func(t *testing.T) { verifyRepairs(t, srv) })
+	t.Run("release", func(t *testing.T) { releaseTwice(t, srv, src, base, build) })
 
 	t.Run("one request in ten fails", func(t *testing.T) {
 		// The shipped collection: enough requests for dozens of faults.

@@ -123,18 +123,26 @@ func TestPublishBeside(t *testing.T) {
 }
 
 // published maps the files of a built tree that a bucket should hold
-// (all but _headers and hidden files) to their content.
+// (all but _headers, _redirects and hidden files, those in hidden folders
+// included) to their content. Of a folder bucket, it is what the bucket
+// holds but its record and lease.
 func published(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for name, data := range treeContents(t, dir) {
 		name = filepath.ToSlash(name)
-		if name == "_headers" || strings.HasPrefix(filepath.Base(name), ".") {
+		if name == "_headers" || name == "_redirects" || hidden(name) {
 			continue
 		}
 		out[name] = data
 	}
 	return out
+}
+
+// hidden reports whether a slash-separated path has a part that starts
+// with a dot.
+func hidden(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.Contains(name, "/.")
 }
 
 // TestPublishToFolder publishes the golden sources through the command to

@@ -19,6 +19,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -28,8 +30,15 @@ import (
 
 // Main runs a program: run with the process's arguments and standard
 // files, stopped through its context by SIGINT or SIGTERM, then exits
-// with the status ExitCode gives.
+// with the status ExitCode gives. A run has InterruptGrace to return after
+// a signal.
 func Main(run func(ctx context.Context, args []string, stdout, stderr io.Writer) error) {
+	MainGrace(run, InterruptGrace)
+}
+
+// MainGrace is Main with another grace after a signal: publish needs a
+// few seconds to release its lease on the bucket, over the network.
+func MainGrace(run func(ctx context.Context, args []string, stdout, stderr io.Writer) error, grace time.Duration) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -43,7 +52,7 @@ func Main(run func(ctx context.Context, args []string, stdout, stderr io.Writer)
 		// thousands of files can take seconds) is cut short. The output
 		// tree is swapped in atomically, so stopping anywhere leaves it as
 		// it was, and the next build removes what the temporary tree left.
-		time.AfterFunc(InterruptGrace, func() { os.Exit(ExitCode(&Interrupted{sig}, os.Stderr)) })
+		time.AfterFunc(grace, func() { os.Exit(ExitCode(&Interrupted{sig}, os.Stderr)) })
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, context.Canceled) && context.Cause(ctx) != nil {
@@ -230,15 +239,20 @@ func CheckBaseURL(s string) (string, error) {
 
 // PublishArgs are the flags of publish.
 type PublishArgs struct {
-	Dir, To, BaseURL string
-	DryRun, Force    bool
-	Workers          int
+	Dir, To, BaseURL, Release string
+	DryRun, Force, Verify     bool
+	Workers                   int
+	Wait                      time.Duration
 }
 
-// PublishWorkers is publish's default -workers: internal/publish's
-// DefaultWorkers, which a test of logoindex-publish holds it to (that
-// package links the cloud stores' clients).
-const PublishWorkers = 8
+// PublishWorkers and PublishWait are publish's default -workers and -wait:
+// internal/publish's DefaultWorkers and DefaultWait, which a test of
+// logoindex-publish holds them to (that package links the cloud stores'
+// clients).
+const (
+	PublishWorkers = 8
+	PublishWait    = 5 * time.Minute
+)
 
 // PublishFlagSet registers publish's flags on a new set.
 func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
@@ -250,5 +264,55 @@ func PublishFlagSet(stderr io.Writer) (*flag.FlagSet, *PublishArgs) {
 	fs.BoolVar(&a.Force, "force", false, "publish a tree built for localhost, for another base URL than the bucket's, or without a build manifest; or into a bucket holding objects logoindex did not publish (they are deleted)")
 	fs.StringVar(&a.BaseURL, "base-url", "", "`URL` the bucket is served at: refuse a tree built for another (optional)")
 	fs.IntVar(&a.Workers, "workers", PublishWorkers, "`objects` uploaded or deleted at once")
+	fs.StringVar(&a.Release, "release", "", "publish the tree, built for BASE/v/`version`, as that pinned release: under v/version/ of the bucket, cached for ever, then listed in api/releases.json (logoindex release builds and publishes one)")
+	fs.BoolVar(&a.Verify, "verify", false, "trust neither the bucket's listing nor publish's record: check every object's size, checksum, Content-Type and Cache-Control (reading back those without a checksum), and repair what differs")
+	fs.DurationVar(&a.Wait, "wait", PublishWait, "how long to wait while another publish holds the bucket's lease, then refuse (`duration`; 0 refuses at once)")
 	return fs, &a
+}
+
+// BucketSchemes are the schemes of the bucket URLs logoindex-publish
+// opens, sorted; a test of it holds this list to the stores it links.
+var BucketSchemes = []string{"azblob", "file", "gs", "s3"}
+
+// CheckBucketURL checks the -to of command (publish, release): a URL of
+// one of BucketSchemes, without credentials. It returns its scheme.
+func CheckBucketURL(command, to string) (string, error) {
+	if to == "" {
+		return "", UsageError("%s needs -to, the bucket URL, such as -to s3://my-bucket?region=eu-west-1 (see docs/publishing.md)", command)
+	}
+	u, err := url.Parse(to)
+	if err != nil || u.Scheme == "" {
+		return "", UsageError("-to %q is not a bucket URL; use s3://bucket, gs://bucket, azblob://container or file:///path", to)
+	}
+	if !slices.Contains(BucketSchemes, u.Scheme) {
+		return "", UsageError("-to %q: unknown scheme %q; use s3://, gs://, azblob:// or file://", to, u.Scheme)
+	}
+	if u.User != nil {
+		return "", UsageError("-to must not hold credentials; they come from the store's environment (AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_KEY, ...)")
+	}
+	return u.Scheme, nil
+}
+
+// semver is the pattern of Semantic Versioning 2.0.0 without build
+// metadata.
+var semver = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?$`)
+
+// CheckVersion accepts the version of a release, the value of the flag
+// name, which names its URLs
+// (BASE/v/1.2.3/): a semantic version (1.0.0, 1.2.3-rc.1) or a date
+// (2026-05-01). A leading v, as git tags have it, is dropped: v1.2.3 is
+// 1.2.3. Build metadata (1.0.0+build.5) is refused: a + in a URL path is
+// read as a space by some servers.
+func CheckVersion(name, v string) (string, error) {
+	if semver.MatchString(strings.TrimPrefix(v, "v")) {
+		return strings.TrimPrefix(v, "v"), nil
+	}
+	if d, err := time.Parse(time.DateOnly, v); err == nil && d.Format(time.DateOnly) == v {
+		return v, nil
+	}
+	hint := ""
+	if strings.Contains(v, "+") {
+		hint = " (without build metadata: a + in a URL path is read as a space by some servers)"
+	}
+	return "", UsageError("%s %q is neither a semantic version, such as 1.0.0 or 1.2.3-rc.1%s, nor a date, such as 2026-05-01", name, v, hint)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -25,20 +26,26 @@ type fakeStore struct {
 	objects map[string]fakeObject
 	log     []string // "start PUT key", "end PUT key", ... in order
 	noMD5   bool     // list without MD5s
+	// noConditional ignores IfNotExist, as some S3-compatible stores do.
+	noConditional bool
 	// before, if set, runs before each operation (op is PUT, DELETE,
-	// GET, HEAD or LIST) and may fail it.
-	before func(ctx context.Context, op, key string) error
+	// GET, HEAD or LIST) on an object that is not the lease's, and may
+	// fail it; beforeLease likewise for the lease's (LIST of its prefix
+	// included).
+	before, beforeLease func(ctx context.Context, op, key string) error
 }
 
 type fakeObject struct {
 	data                      []byte
 	contentType, cacheControl string
+	noMD5                     bool // the store gives no MD5 for it, as for an upload in parts
 }
 
 var (
 	errFakeNotFound = errors.New("fake: no such object")
 	errFakeDenied   = errors.New("fake: access denied")
 	errFakeFlaky    = errors.New("fake: 503 slow down")
+	errFakeExists   = errors.New("fake: 412 precondition failed: the object exists")
 )
 
 func newFake() (*fakeStore, *blob.Bucket) {
@@ -50,6 +57,9 @@ func (f *fakeStore) op(ctx context.Context, op, key string) (end func(), err err
 	f.mu.Lock()
 	f.log = append(f.log, "start "+op+" "+key)
 	hook := f.before
+	if isLeaseKey(key) {
+		hook = f.beforeLease
+	}
 	f.mu.Unlock()
 	if hook != nil {
 		err = hook(ctx, op, key)
@@ -64,8 +74,14 @@ func (f *fakeStore) op(ctx context.Context, op, key string) (end func(), err err
 	}, err
 }
 
-// ops returns the logged operations of kind ("start" or "end") and op.
+// ops returns the logged operations of kind ("start" or "end") and op,
+// but those on the lease.
 func (f *fakeStore) ops(kind, op string) []string {
+	return slices.DeleteFunc(f.allOps(kind, op), isLeaseKey)
+}
+
+// allOps is ops with those on the lease.
+func (f *fakeStore) allOps(kind, op string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []string
@@ -80,7 +96,14 @@ func (f *fakeStore) ops(kind, op string) []string {
 func (f *fakeStore) put(key string, data []byte, ctype, cache string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.objects[key] = fakeObject{data, ctype, cache}
+	f.objects[key] = fakeObject{data: data, contentType: ctype, cacheControl: cache}
+}
+
+// content is snapshot without the lease's objects.
+func (f *fakeStore) content() map[string]fakeObject {
+	out := f.snapshot()
+	maps.DeleteFunc(out, func(k string, _ fakeObject) bool { return isLeaseKey(k) })
+	return out
 }
 
 func (f *fakeStore) snapshot() map[string]fakeObject {
@@ -99,6 +122,8 @@ func (f *fakeStore) ErrorCode(err error) gcerrors.ErrorCode {
 		return gcerrors.NotFound
 	case errors.Is(err, errFakeDenied):
 		return gcerrors.PermissionDenied
+	case errors.Is(err, errFakeExists):
+		return gcerrors.FailedPrecondition
 	case errors.Is(err, context.Canceled):
 		return gcerrors.Canceled
 	}
@@ -136,8 +161,12 @@ func (f *fakeStore) Attributes(ctx context.Context, key string) (*driver.Attribu
 	if err != nil {
 		return nil, err
 	}
-	sum := md5.Sum(o.data)
-	return &driver.Attributes{ContentType: o.contentType, CacheControl: o.cacheControl, Size: int64(len(o.data)), MD5: sum[:]}, nil
+	a := &driver.Attributes{ContentType: o.contentType, CacheControl: o.cacheControl, Size: int64(len(o.data))}
+	if !o.noMD5 {
+		sum := md5.Sum(o.data)
+		a.MD5 = sum[:]
+	}
+	return a, nil
 }
 
 func (f *fakeStore) ListPaged(ctx context.Context, opts *driver.ListOptions) (*driver.ListPage, error) {
@@ -164,7 +193,7 @@ func (f *fakeStore) ListPaged(ctx context.Context, opts *driver.ListOptions) (*d
 	for i := start; i < len(keys) && i < start+2; i++ {
 		o := f.objects[keys[i]]
 		lo := &driver.ListObject{Key: keys[i], Size: int64(len(o.data)), ModTime: time.Unix(0, 0)}
-		if !f.noMD5 {
+		if !f.noMD5 && !o.noMD5 {
 			sum := md5.Sum(o.data)
 			lo.MD5 = sum[:]
 		}
@@ -198,7 +227,7 @@ func (r *fakeReader) Attributes() *driver.ReaderAttributes { return &r.attrs }
 func (r *fakeReader) As(any) bool                          { return false }
 
 func (f *fakeStore) NewTypedWriter(ctx context.Context, key, contentType string, opts *driver.WriterOptions) (driver.Writer, error) {
-	return &fakeWriter{f: f, ctx: ctx, key: key, contentType: contentType, cacheControl: opts.CacheControl}, nil
+	return &fakeWriter{f: f, ctx: ctx, key: key, contentType: contentType, cacheControl: opts.CacheControl, ifNotExist: opts.IfNotExist}, nil
 }
 
 // fakeWriter stores the object on Close, like a PUT that sends it whole.
@@ -207,6 +236,7 @@ type fakeWriter struct {
 	ctx                       context.Context
 	key                       string
 	contentType, cacheControl string
+	ifNotExist                bool
 	buf                       bytes.Buffer
 }
 
@@ -218,7 +248,12 @@ func (w *fakeWriter) Close() error {
 	if err != nil {
 		return err
 	}
-	w.f.put(w.key, bytes.Clone(w.buf.Bytes()), w.contentType, w.cacheControl)
+	w.f.mu.Lock()
+	defer w.f.mu.Unlock()
+	if _, ok := w.f.objects[w.key]; ok && w.ifNotExist && !w.f.noConditional {
+		return errFakeExists
+	}
+	w.f.objects[w.key] = fakeObject{data: bytes.Clone(w.buf.Bytes()), contentType: w.contentType, cacheControl: w.cacheControl}
 	return nil
 }
 

@@ -18,6 +18,12 @@
 // object gets the Content-Type and Cache-Control of the site's rules
 // (internal/headers), the same the build writes into _headers.
 //
+// A publish holds the bucket's lease while it writes (lease.go), so that
+// two publishes never interleave. Options.Verify checks every object
+// against the tree rather than trusting the listing and the record
+// (verify.go). Options.Release publishes a pinned release under its own
+// prefix instead of the site (release.go).
+//
 // Stages pass plain data: tree.go reads the tree into files, remote.go
 // lists the bucket and its record, plan.go compares them into changes, and
 // Publish (this file) checks the addresses and carries the changes out.
@@ -31,6 +37,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,12 +62,19 @@ const (
 type Options struct {
 	// DryRun plans and reports the changes but writes nothing.
 	DryRun bool
+	// Verify trusts neither the listing nor the record: it asks the
+	// bucket for every object's size, MD5, Content-Type and Cache-Control
+	// (reading back those the store gives no MD5 for), and uploads every
+	// one that differs from the tree, in the usual order. It repairs what
+	// was changed behind publish's back.
+	Verify bool
 	// Force publishes what Publish otherwise refuses: a tree built for a
 	// local address (localhost, 127.0.0.1, ...), a tree without a build
 	// manifest, a tree built for another base URL than BaseURL or than the
-	// one the bucket's record names, and a bucket that holds objects but
-	// no record (publish deletes what the tree lacks, so a mistyped bucket
-	// would lose its content).
+	// one the bucket's record names, a bucket that holds objects but no
+	// record (publish deletes what the tree lacks, so a mistyped bucket
+	// would lose its content), and a tree that drops a logo the bucket
+	// serves (see checkDropped).
 	Force bool
 	// BaseURL, when set, is the URL the bucket is served at: a tree built
 	// for another is refused.
@@ -79,6 +93,27 @@ type Options struct {
 	RetryWait time.Duration
 	// Reporter, if not nil, is told the plan and every finished object.
 	Reporter Reporter
+	// Note, if not nil, is told what a user should know that is not a
+	// change: waiting for the lease, taking over an expired one, a store
+	// that ignores conditional writes.
+	Note func(msg string)
+
+	// Wait is how long to wait for the bucket's lease while another
+	// publish holds it, before refusing (LeaseHeldError); 0 refuses at
+	// once. A dry run neither takes nor waits for the lease.
+	Wait time.Duration
+	// LeaseTTL is how long the lease lasts unless renewed (it is renewed
+	// every quarter of it); 0 means DefaultLeaseTTL.
+	LeaseTTL time.Duration
+	// Holder names this publish in the lease; "" means DefaultHolder().
+	Holder string
+
+	// Release, when set, publishes the tree as the pinned release of that
+	// version (release.go): under ReleasePrefix(Release), every object
+	// with ImmutableCacheControl, then listed in ReleasesKey; nothing is
+	// deleted. The tree must be built for BaseURL/v/Release. The caller
+	// checks the version (semver or a date); it must be one path segment.
+	Release string
 }
 
 // Reporter follows a publish. Its methods are called one at a time.
@@ -99,6 +134,9 @@ type Action string
 const (
 	Upload Action = "upload"
 	Delete Action = "delete"
+	// Check is verify's read of an object; it is only ever retried
+	// (Reporter.Retry) or failed (VerifyError), never planned.
+	Check Action = "check"
 )
 
 // Change is one object to write or delete.
@@ -130,6 +168,9 @@ type Summary struct {
 	// uploaded. With DryRun they count what would be done.
 	Uploaded, Deleted, Skipped int
 	Bytes                      int64
+	// Verified counts the objects Options.Verify checked, and Differed
+	// those of them that differed from the tree.
+	Verified, Differed int
 	// BaseURL is what the tree was built for.
 	BaseURL string
 }
@@ -157,25 +198,35 @@ func (e *ObjectError) Error() string {
 func (e *ObjectError) Unwrap() error { return e.Err }
 
 // IncompleteError is a publish that stopped before its end: objects
-// failed, or ctx was cancelled (then it matches ctx.Err() with
-// errors.Is). Its message says what the bucket serves now.
+// failed, ctx was cancelled (then it matches ctx.Err() with errors.Is), or
+// the lease was lost (a LeaseLostError). Its message says what the bucket
+// serves now.
 type IncompleteError struct {
-	Failed []*ObjectError
-	Cause  error // ctx.Err() for an interrupt, else nil
-	Step   Step  // the step that did not finish
+	Failed  []*ObjectError
+	Cause   error  // ctx.Err() for an interrupt, a LeaseLostError, else nil
+	Step    Step   // the step that did not finish
+	Release string // the version, for a release
 }
 
 func (e *IncompleteError) Error() string {
 	var b strings.Builder
-	if e.Cause != nil {
+	var lost *LeaseLostError
+	switch {
+	case errors.As(e.Cause, &lost):
+		b.WriteString("stopped: " + lost.Error())
+	case e.Cause != nil:
 		b.WriteString("interrupted")
-	} else {
+	default:
 		fmt.Fprintf(&b, "%d %s failed", len(e.Failed), plural(len(e.Failed), "object", "objects"))
 	}
 	for _, f := range e.Failed {
 		b.WriteString("\n  " + f.Error())
 	}
 	b.WriteString("\n")
+	if e.Release != "" {
+		fmt.Fprintf(&b, "%s does not list release %s yet, so no one has been told of it. Run the same release again to finish: the objects already under %s are the same, and are kept.", ReleasesKey, e.Release, ReleasePrefix(e.Release))
+		return b.String()
+	}
 	switch e.Step {
 	case StepLeaves, StepPages:
 		b.WriteString("The indexes were not updated and nothing was deleted: the bucket still serves the previous tree, plus new files nothing points to yet.")
@@ -215,23 +266,135 @@ func ReadTree(fsys fs.FS, opts Options) (*Tree, error) {
 	return &Tree{files: files, manifest: manifest}, nil
 }
 
-// Publish makes the bucket hold exactly the tree (less _headers and hidden
-// files), in the order described in the package comment. It refuses
-// (RefusedError) a bucket whose record names another base URL, or that
-// holds objects but no record, unless opts.Force is set. Once the plan is
-// made the Summary is not nil, even with an error (IncompleteError).
+// Publish makes the bucket hold exactly the tree (less _headers,
+// _redirects and hidden files), in the order described in the package
+// comment. It refuses (RefusedError) a bucket whose record names another
+// base URL, that holds objects but no record, or whose logos the tree
+// drops, unless opts.Force is set. It holds the bucket's lease (lease.go)
+// while it writes, and waits up to opts.Wait for one another publish
+// holds (then LeaseHeldError). Once the plan is made the Summary is not
+// nil, even with an error (IncompleteError).
 func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Summary, error) {
-	files, manifest := tree.files, tree.manifest
-	remote, err := readRemote(ctx, b, opts.Force)
+	var j job = &siteJob{tree: tree, b: b, opts: opts}
+	if opts.Release != "" {
+		if opts.Verify {
+			return nil, errors.New("a release is never changed, so there is nothing to verify: verify the site without -release")
+		}
+		if v := opts.Release; strings.ContainsAny(v, `/\`) || v == "." || v == ".." {
+			return nil, fmt.Errorf("release %q is not a version: it must be one segment of a path", v)
+		}
+		j = &releaseJob{tree: tree, b: b, opts: opts, version: opts.Release}
+	}
+	if opts.DryRun {
+		if err := j.inspect(ctx); err != nil {
+			return nil, err
+		}
+		return j.execute(ctx)
+	}
+	c := newLeaseConfig(opts)
+	head, err := peekLease(ctx, b, c)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkBucket(remote, manifest.BaseURL, opts.Force); err != nil {
+	wasFree := head.free(time.Now())
+	// Refusals first: they write nothing, and need not wait for the lease.
+	if err := j.inspect(ctx); err != nil {
 		return nil, err
 	}
-	p := plan(files, remote)
-	next := newState(manifest.BaseURL, files)
-	sum := &Summary{Changes: p.changes, Skipped: p.skipped, BaseURL: manifest.BaseURL}
+	l, err := acquireLease(ctx, b, c, head)
+	if err != nil {
+		return nil, err
+	}
+	defer l.release()
+	ctx, stop := l.keep(ctx)
+	defer stop()
+	if !wasFree || l.gen != head.gen+1 {
+		// Another publish held the lease since the bucket was read, and
+		// may have changed it: read it again.
+		if err := j.inspect(ctx); err != nil {
+			return nil, err
+		}
+	}
+	sum, err := j.execute(ctx)
+	return sum, withLostLease(ctx, err)
+}
+
+// withLostLease makes err, when the lease was lost under it, say so.
+func withLostLease(ctx context.Context, err error) error {
+	lost := lostCause(ctx)
+	if lost == nil || err == nil {
+		return err
+	}
+	var inc *IncompleteError
+	if errors.As(err, &inc) {
+		inc.Cause = lost
+		return inc
+	}
+	return lost
+}
+
+// job is one kind of publish, which Publish runs under the lease.
+type job interface {
+	// inspect reads the bucket and returns a refusal, if any. It writes
+	// nothing.
+	inspect(ctx context.Context) error
+	// execute plans the changes against what inspect read, reports them,
+	// and carries them out unless Options.DryRun is set.
+	execute(ctx context.Context) (*Summary, error)
+}
+
+// siteJob publishes the site: the bucket ends holding exactly the tree.
+type siteJob struct {
+	tree   *Tree
+	b      *blob.Bucket
+	opts   Options
+	remote *remote // what inspect read
+}
+
+func (j *siteJob) inspect(ctx context.Context) error {
+	remote, err := readRemote(ctx, j.b, j.opts.Force)
+	if err != nil {
+		return err
+	}
+	if err := checkBucket(remote, j.tree.manifest.BaseURL, j.opts.Force); err != nil {
+		return err
+	}
+	if err := checkDropped(j.tree.files, remote.state, j.opts.Force); err != nil {
+		return err
+	}
+	j.remote = remote
+	return nil
+}
+
+func (j *siteJob) execute(ctx context.Context) (*Summary, error) {
+	files, base := j.tree.files, j.tree.manifest.BaseURL
+	r := &reporter{r: j.opts.Reporter}
+	var checked map[string]string
+	if j.opts.Verify {
+		var err error
+		if checked, err = verify(ctx, j.b, files, j.opts, r); err != nil {
+			return nil, err
+		}
+	}
+	p := plan(files, j.remote, checked)
+	sum := startSummary(p, base, j.opts, r)
+	if checked != nil {
+		sum.Verified, sum.Differed = len(files), len(checked)
+	}
+	if j.opts.DryRun {
+		return sum, nil
+	}
+	run := &runner{b: j.b, opts: j.opts, r: r, sum: sum}
+	return sum, run.all(ctx, p.changes, files, func(ctx context.Context) *IncompleteError {
+		return run.writeState(ctx, j.remote.stateData, newState(base, files))
+	})
+}
+
+// startSummary reports the plan to r and returns the summary of what it
+// would do. The counts restart from zero for a real run, to count what
+// was done.
+func startSummary(p changes, base string, opts Options, r *reporter) *Summary {
+	sum := &Summary{Changes: p.changes, Skipped: p.skipped, BaseURL: base}
 	for _, c := range p.changes {
 		if c.Action == Upload {
 			sum.Uploaded++
@@ -240,27 +403,29 @@ func Publish(ctx context.Context, tree *Tree, b *blob.Bucket, opts Options) (*Su
 			sum.Deleted++
 		}
 	}
-	r := &reporter{r: opts.Reporter}
 	r.Plan(p.changes, p.skipped)
-	if opts.DryRun {
-		return sum, nil
+	if !opts.DryRun {
+		sum.Uploaded, sum.Deleted, sum.Bytes = 0, 0, 0
 	}
-	// The counts become what was done.
-	sum.Uploaded, sum.Deleted, sum.Bytes = 0, 0, 0
-	run := &runner{b: b, opts: opts, r: r, sum: sum}
-	for _, batch := range batches(p.changes) {
+	return sum
+}
+
+// all carries out the changes batch by batch; record writes the record
+// of the publish in its own step (StepRecord).
+func (run *runner) all(ctx context.Context, changes []Change, files map[string]*file, record func(context.Context) *IncompleteError) error {
+	for _, batch := range batches(changes) {
 		var err *IncompleteError
 		if batch.step == StepRecord {
-			err = run.writeState(ctx, remote.stateData, next)
+			err = record(ctx)
 		} else {
 			err = run.step(ctx, batch.changes, files)
 		}
 		if err != nil {
 			err.Step = batch.step
-			return sum, err
+			return err
 		}
 	}
-	return sum, nil
+	return nil
 }
 
 // batch is changes that may run together: each waits for the one before.
@@ -309,10 +474,27 @@ func checkTree(m buildmanifest.Manifest, opts Options) error {
 	if host, ok := localHost(m.BaseURL); ok {
 		return &RefusedError{fmt.Sprintf("the tree was built for %s, and %s is this machine: every URL in it would point there. Build it for the URL the bucket is served at (make build BASE_URL=https://logos.example.com)", m.BaseURL, host)}
 	}
-	if opts.BaseURL != "" && strings.TrimRight(opts.BaseURL, "/") != m.BaseURL {
-		return &RefusedError{fmt.Sprintf("the tree was built for %s, not for %s; build it with BASE_URL=%s", describeBase(m.BaseURL), strings.TrimRight(opts.BaseURL, "/"), strings.TrimRight(opts.BaseURL, "/"))}
+	want := strings.TrimRight(opts.BaseURL, "/")
+	if opts.Release != "" {
+		return checkReleaseBase(m.BaseURL, want, opts.Release)
+	}
+	if want != "" && want != m.BaseURL {
+		return &RefusedError{fmt.Sprintf("the tree was built for %s, not for %s; build it with BASE_URL=%s", describeBase(m.BaseURL), want, want)}
 	}
 	return nil
+}
+
+// checkReleaseBase refuses a release tree not built for site/v/version
+// (site is "" when not given), whose every URL would point elsewhere.
+func checkReleaseBase(base, site, version string) error {
+	got, ok := siteBase(base, version)
+	if ok && (site == "" || got == site) {
+		return nil
+	}
+	if site == "" {
+		site = "BASE"
+	}
+	return &RefusedError{fmt.Sprintf("the tree was built for %s, not for release %s: a release is built for %s/v/%s (logoindex release -version %s does it)", describeBase(base), version, site, version, version)}
 }
 
 // checkBucket refuses a bucket that serves another base URL, and one with
@@ -328,6 +510,42 @@ func checkBucket(remote *remote, base string, force bool) error {
 		return &RefusedError{fmt.Sprintf("the bucket serves a tree built for %s (its %s says so), and this tree was built for %s. Build for %s, or move the bucket to the new URL", describeBase(remote.state.BaseURL), StateKey, describeBase(base), describeBase(remote.state.BaseURL))}
 	}
 	return nil
+}
+
+// checkDropped refuses a tree that lacks the detail of a logo the bucket
+// serves, api/logos/<slug>.json. A logo removed on purpose keeps that file
+// as a tombstone (the build writes one for every slug listed in
+// source-logos/removed.yaml), so a tree without it has lost the logo by
+// mistake: a source folder deleted or renamed, or a bad merge. Every URL
+// of the logo would stop working for those who use it.
+func checkDropped(files map[string]*file, s *state, force bool) error {
+	if force || s == nil {
+		return nil
+	}
+	var dropped []string
+	for key := range s.Objects {
+		if slug, ok := logoDetail(key); ok && files[key] == nil {
+			dropped = append(dropped, slug)
+		}
+	}
+	if len(dropped) == 0 {
+		return nil
+	}
+	slices.Sort(dropped)
+	return &RefusedError{fmt.Sprintf("the tree drops %d %s the bucket serves, and every URL of %s would stop working: %s. "+
+		"To remove a logo on purpose, add it to source-logos/removed.yaml, with replaced_by if it has a successor, and build again: "+
+		"the build then keeps api/logos/<slug>.json as a tombstone. If the logo should stay, restore its folder in source-logos",
+		len(dropped), plural(len(dropped), "logo", "logos"), plural(len(dropped), "it", "them"), strings.Join(dropped, ", "))}
+}
+
+// logoDetail returns the slug of a logo's detail, api/logos/<slug>.json.
+func logoDetail(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "api/logos/")
+	if !ok {
+		return "", false
+	}
+	slug, ok := strings.CutSuffix(rest, ".json")
+	return slug, ok && slug != "" && !strings.Contains(slug, "/")
 }
 
 func describeBase(base string) string {
@@ -438,11 +656,17 @@ loop:
 // retry runs op until it succeeds, fails for good, or runs out of
 // attempts, waiting longer before each new attempt.
 func (run *runner) retry(ctx context.Context, c Change, op func(context.Context) error) error {
-	attempts := run.opts.Attempts
+	return retry(ctx, run.opts, op, func(err error, attempt int) { run.r.Retry(c, err, attempt) })
+}
+
+// retry runs op as runner.retry does, telling onRetry, if not nil, of
+// each failed attempt that will be tried again.
+func retry(ctx context.Context, opts Options, op func(context.Context) error, onRetry func(err error, attempt int)) error {
+	attempts := opts.Attempts
 	if attempts <= 0 {
 		attempts = DefaultAttempts
 	}
-	wait := run.opts.RetryWait
+	wait := opts.RetryWait
 	if wait <= 0 {
 		wait = DefaultRetryWait
 	}
@@ -451,7 +675,9 @@ func (run *runner) retry(ctx context.Context, c Change, op func(context.Context)
 		if err == nil || ctx.Err() != nil || attempt >= attempts || !transient(err) {
 			return err
 		}
-		run.r.Retry(c, err, attempt)
+		if onRetry != nil {
+			onRetry(err, attempt)
+		}
 		// Equal jitter: half the wait fixed, half random, so workers that
 		// failed together do not retry together.
 		t := time.NewTimer(wait/2 + rand.N(wait/2+1))
@@ -493,6 +719,20 @@ func (r *reporter) Retry(c Change, err error, attempt int) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.r.Retry(c, err, attempt)
+	}
+}
+
+func (r *reporter) VerifyStart(objects int) {
+	if v, ok := r.r.(VerifyReporter); ok {
+		v.VerifyStart(objects)
+	}
+}
+
+func (r *reporter) Verified(key, diff string, err error) {
+	if v, ok := r.r.(VerifyReporter); ok {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		v.Verified(key, diff, err)
 	}
 }
 

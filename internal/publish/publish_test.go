@@ -77,11 +77,11 @@ func build(t *testing.T, src fs.FS, base string) fstest.MapFS {
 func published(tree fstest.MapFS) map[string]fakeObject {
 	out := map[string]fakeObject{}
 	for name, f := range tree {
-		if name == "_headers" || strings.HasPrefix(path.Base(name), ".") {
+		if name == "_headers" || name == "_redirects" || strings.HasPrefix(path.Base(name), ".") {
 			continue
 		}
 		ctype, cache := headers.Site.Object(name)
-		out[name] = fakeObject{f.Data, ctype, cache}
+		out[name] = fakeObject{data: f.Data, contentType: ctype, cacheControl: cache}
 	}
 	return out
 }
@@ -114,7 +114,7 @@ var fast = Options{RetryWait: time.Millisecond}
 // and headers, plus the record.
 func checkHolds(t *testing.T, store *fakeStore, tree fstest.MapFS) {
 	t.Helper()
-	got := store.snapshot()
+	got := store.content()
 	if _, ok := got[StateKey]; !ok {
 		t.Errorf("the bucket has no %s", StateKey)
 	}
@@ -127,8 +127,13 @@ func checkHolds(t *testing.T, store *fakeStore, tree fstest.MapFS) {
 // rank is the order an operation must keep: the upload steps, the record,
 // then deletions of indexes, pages and leaves.
 func rank(op, key string) int {
+	if rest, ok := strings.CutPrefix(key, "v/"); ok {
+		key = rest[strings.Index(rest, "/")+1:] // a release's, ranked as the tree's
+	}
 	switch {
-	case op == "PUT" && key == StateKey:
+	case isLeaseKey(key):
+		return -1
+	case op == "PUT" && (key == StateKey || key == ReleasesKey):
 		return int(StepRecord)
 	case op == "PUT":
 		return int(stepOf(key))
@@ -202,6 +207,11 @@ func TestPublishInOrder(t *testing.T) {
 	}
 }
 
+// writes are the objects written or deleted at the store.
+func writes(store *fakeStore) []string {
+	return append(store.ops("start", "PUT"), store.ops("start", "DELETE")...)
+}
+
 // changedKeys are the files whose bytes differ between two trees or that
 // only the second has.
 func changedKeys(a, b fstest.MapFS) []string {
@@ -255,15 +265,60 @@ func TestPublishChangedLogo(t *testing.T) {
 	checkOrder(t, store.log)
 }
 
-func TestPublishRemovedLogo(t *testing.T) {
+// tombstone is the detail a build keeps for a logo removed on purpose.
+func tombstone(slug string) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte(`{"slug":"` + slug + `","removed":true}` + "\n")}
+}
+
+// withoutLogo builds the golden sources without the logo slug.
+func withoutLogo(t *testing.T, slug string) fstest.MapFS {
 	src := goldenSrc(t)
-	before := build(t, src, testBase)
 	for name := range src {
-		if strings.HasPrefix(name, "night-owl/") {
+		if strings.HasPrefix(name, slug+"/") {
 			delete(src, name)
 		}
 	}
-	after := build(t, src, testBase)
+	return build(t, src, testBase)
+}
+
+// TestPublishRefusesDroppedLogo: a tree that lacks the detail of a logo
+// the bucket serves is refused, naming the logo and the fix, with nothing
+// written; its tombstone, or Force, lets it through.
+func TestPublishRefusesDroppedLogo(t *testing.T) {
+	before := build(t, goldenSrc(t), testBase)
+	after := withoutLogo(t, "night-owl")
+	store, b := publishedFake(t, before)
+	_, err := pub(context.Background(), after, b, fast)
+	var refused *RefusedError
+	want := "the tree drops 1 logo the bucket serves, and every URL of it would stop working: night-owl. To remove a logo on purpose, add it to source-logos/removed.yaml, with replaced_by if it has a successor"
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "pass -force if this is what you want") {
+		t.Fatalf("error %v\nwant a refusal saying %q", err, want)
+	}
+	if w := writes(store); len(w) > 0 {
+		t.Errorf("a refused publish wrote %v", w)
+	}
+	// Both logos gone: each is named.
+	empty := withoutLogo(t, "night-owl")
+	for name := range empty {
+		if strings.Contains(name, "acme") {
+			delete(empty, name)
+		}
+	}
+	if _, err := pub(context.Background(), empty, b, fast); err == nil || !strings.Contains(err.Error(), "the tree drops 2 logos the bucket serves, and every URL of them would stop working: acme, night-owl.") {
+		t.Errorf("two logos dropped: %v", err)
+	}
+	opts := fast
+	opts.Force = true
+	if _, err := pub(context.Background(), after, b, opts); err != nil {
+		t.Fatalf("with Force: %v", err)
+	}
+	checkHolds(t, store, after)
+}
+
+func TestPublishRemovedLogo(t *testing.T) {
+	before := build(t, goldenSrc(t), testBase)
+	after := withoutLogo(t, "night-owl")
+	after["api/logos/night-owl.json"] = tombstone("night-owl")
 
 	store, b := publishedFake(t, before)
 	sum, err := pub(context.Background(), after, b, fast)
@@ -287,6 +342,9 @@ func TestPublishRemovedLogo(t *testing.T) {
 		if !strings.Contains(k, "night-owl") {
 			t.Errorf("deleted %s, which is not night-owl's", k)
 		}
+	}
+	if got := store.snapshot()["api/logos/night-owl.json"].data; string(got) != string(after["api/logos/night-owl.json"].Data) {
+		t.Errorf("the tombstone is not in the bucket: %s", got)
 	}
 	checkHolds(t, store, after)
 	// The indexes and the record come first, then the page, then its SVGs.
@@ -505,6 +563,26 @@ func TestPublishInterrupt(t *testing.T) {
 	}
 }
 
+// TestPublishSkipsHostFiles: _headers and _redirects are read by Netlify
+// and Cloudflare Pages only; a bucket never gets them.
+func TestPublishSkipsHostFiles(t *testing.T) {
+	tree := build(t, goldenSrc(t), testBase)
+	tree["_redirects"] = &fstest.MapFile{Data: []byte("/logos/old/ /logos/new/ 301\n")}
+	if _, ok := tree["_headers"]; !ok {
+		t.Fatal("the build wrote no _headers")
+	}
+	store, b := newFake()
+	if _, err := pub(context.Background(), tree, b, fast); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"_headers", "_redirects"} {
+		if _, ok := store.snapshot()[k]; ok {
+			t.Errorf("%s was uploaded", k)
+		}
+	}
+	checkHolds(t, store, tree)
+}
+
 func TestPublishDryRun(t *testing.T) {
 	tree := build(t, goldenSrc(t), testBase)
 	store, b := newFake()
@@ -595,6 +673,7 @@ func TestPublishTreeProblems(t *testing.T) {
 	tree["logos/acme/link.svg"] = &fstest.MapFile{Data: []byte("icon.svg"), Mode: fs.ModeSymlink}
 	// Hidden files are no problem: they are never uploaded.
 	tree[".DS_Store"] = &fstest.MapFile{Data: []byte("x")}
+	tree["_redirects"] = &fstest.MapFile{Data: []byte("/old /new 301\n")}
 	tree[".git/config"] = &fstest.MapFile{Data: []byte("x")}
 	store, b := newFake()
 	_, err := pub(context.Background(), tree, b, fast)

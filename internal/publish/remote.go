@@ -110,7 +110,7 @@ func parseState(data []byte) (*state, error) {
 
 // remote is what the bucket holds.
 type remote struct {
-	objects   map[string]*blob.ListObject // every object but the record
+	objects   map[string]*blob.ListObject // every object but the record, the lease and the releases
 	state     *state                      // nil when there is none (or force ignored a broken one)
 	stateData []byte                      // the record as read
 }
@@ -140,7 +140,7 @@ func readRemote(ctx context.Context, b *blob.Bucket, force bool) (*remote, error
 		if err != nil {
 			return nil, fmt.Errorf("listing the bucket: %w", err)
 		}
-		if obj.Key != StateKey && !obj.IsDir {
+		if obj.Key != StateKey && !obj.IsDir && !isLeaseKey(obj.Key) && !isReleased(obj.Key) {
 			r.objects[obj.Key] = obj
 		}
 	}

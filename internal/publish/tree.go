@@ -30,8 +30,9 @@ type file struct {
 // readTree reads every file to upload, with its headers, and the build
 // manifest. It reports every problem of the tree at once. Hidden files
 // (the manifest among them) are skipped, as hosts that deploy folders skip
-// them, and so is _headers, which only Netlify and Cloudflare Pages read.
-// Without force, a tree without a valid manifest is refused.
+// them, and so are _headers and _redirects, which only Netlify and
+// Cloudflare Pages read. Without force, a tree without a valid manifest is
+// refused.
 func readTree(tree fs.FS, force bool) (map[string]*file, buildmanifest.Manifest, error) {
 	var problems []string
 	manifest, err := buildmanifest.Read(tree)
@@ -57,7 +58,11 @@ func readTree(tree fs.FS, force bool) (map[string]*file, buildmanifest.Manifest,
 			}
 			return nil
 		}
-		if d.IsDir() || name == "_headers" {
+		if d.IsDir() || name == "_headers" || name == "_redirects" {
+			return nil
+		}
+		if name == ReleasesKey {
+			problems = append(problems, fmt.Sprintf("%s: the list of releases, which only logoindex release writes into the bucket; remove it from the tree", name))
 			return nil
 		}
 		if !d.Type().IsRegular() {
