@@ -152,6 +152,10 @@ func (b *build) collection() error {
 	if c.Removed, err = b.removedLogos(); err != nil {
 		return err
 	}
+	for _, f := range b.static {
+		c.Static = append(c.Static, f.name)
+	}
+	slices.Sort(c.Static)
 	var mu sync.Mutex
 	b.coll.files = nil
 	err = b.r.CollectionFiles(c, func(name string, write func(io.Writer) error) error {

@@ -34,16 +34,21 @@ type Manifest struct {
 	// holds only the logos they select, so publish refuses it. Absent
 	// from a full build.
 	Logos []string `json:"logos,omitempty"`
+	// Static are the files the build copied from the source's _static/
+	// folder, sorted: files of the host's (CNAME, .well-known/) that
+	// publish uploads though no rule of the site's headers types them.
+	Static []string `json:"static,omitempty"`
 }
 
-// Encode is the manifest of a tree built for base, of only the logos the
-// patterns select when there are any, as the build writes it.
-func Encode(base string, patterns []string) ([]byte, error) {
+// Encode is the manifest m as the build writes it, of this format and
+// generator.
+func Encode(m Manifest) ([]byte, error) {
+	m.Format, m.Generator = format, "logoindex"
 	// Without HTML escaping, as the build writes all its JSON.
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(Manifest{Format: format, Generator: "logoindex", BaseURL: base, Logos: patterns}); err != nil {
+	if err := enc.Encode(m); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -14,7 +14,7 @@ import (
 
 func TestRead(t *testing.T) {
 	for _, base := range []string{"https://logos.example.com", "", "http://localhost:8080"} {
-		data, err := Encode(base, nil)
+		data, err := Encode(Manifest{BaseURL: base})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func FuzzParseManifest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, err := Encode(m.BaseURL, m.Logos)
+		out, err := Encode(m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -351,6 +351,9 @@ type Collection struct {
 	Categories []CategoryCount
 	Logos      *Summaries
 	Removed    []Removed
+	// Static names the files copied from the source's _static/ folder,
+	// which the build manifest lists.
+	Static []string
 }
 
 // CollectionFiles renders the files of the whole collection from the
@@ -393,7 +396,7 @@ func (r *Renderer) CollectionFiles(c Collection, emit func(name string, write fu
 		func() error { return r.site.otherPages(logos, emit) },
 		func() error { return r.removedFiles(c.Removed, emit) },
 		func() error {
-			data, err := manifest.Encode(r.base, r.logos)
+			data, err := manifest.Encode(manifest.Manifest{BaseURL: r.base, Logos: r.logos, Static: c.Static})
 			if err != nil {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/textproto"
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -145,6 +146,61 @@ func (rules Rules) For(p string) http.Header {
 func (rules Rules) Object(key string) (contentType, cacheControl string) {
 	h := rules.For("/" + key)
 	return h.Get("Content-Type"), h.Get("Cache-Control")
+}
+
+// StaticObject is Object for a file the build copied from the source's
+// _static/ folder: what no rule sets, it takes from the file's extension
+// (TypeOf) and the lifetime of the pages.
+func (rules Rules) StaticObject(key string) (contentType, cacheControl string) {
+	contentType, cacheControl = rules.Object(key)
+	if contentType == "" {
+		contentType = TypeOf(key)
+	}
+	if cacheControl == "" {
+		cacheControl = fmt.Sprintf("public, max-age=%d", IndexMaxAge)
+	}
+	return contentType, cacheControl
+}
+
+// contentTypes are the types of files that a host needs beside the index,
+// by extension: fixed here rather than taken from the system's MIME
+// table, which differs between machines, so that every machine serves
+// and publishes the same.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".json":        "application/json; charset=utf-8",
+	".xml":         "application/xml; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".css":         "text/css; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".txt":         "text/plain; charset=utf-8",
+	".md":          "text/markdown; charset=utf-8",
+	".tsx":         "text/plain; charset=utf-8",
+	".png":         "image/png",
+	".jpg":         "image/jpeg",
+	".jpeg":        "image/jpeg",
+	".gif":         "image/gif",
+	".webp":        "image/webp",
+	".avif":        "image/avif",
+	".ico":         "image/vnd.microsoft.icon",
+	".pdf":         "application/pdf",
+	".zip":         "application/zip",
+	".webmanifest": "application/manifest+json",
+	".woff2":       "font/woff2",
+}
+
+// TypeOf is the Content-Type of a file by its extension. A file without
+// one is plain text when it is one of the well-known text files of a
+// host (CNAME, security.txt's folder holds .txt), and anything else is
+// application/octet-stream, which a browser downloads rather than runs.
+func TypeOf(name string) string {
+	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
+		return t
+	}
+	if path.Base(name) == "CNAME" {
+		return "text/plain; charset=utf-8"
+	}
+	return "application/octet-stream"
 }
 
 // Match reports whether the rule applies to the URL path p.

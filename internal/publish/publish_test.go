@@ -75,9 +75,15 @@ func build(t *testing.T, src fs.FS, base string) fstest.MapFS {
 
 // published are the files of a tree a bucket should hold.
 func published(tree fstest.MapFS) map[string]fakeObject {
+	m, _ := buildmanifest.Read(tree)
 	out := map[string]fakeObject{}
 	for name, f := range tree {
-		if name == "_headers" || name == "_redirects" || strings.HasPrefix(path.Base(name), ".") {
+		if slices.Contains(m.Static, name) {
+			ctype, cache := headers.Site.StaticObject(name)
+			out[name] = fakeObject{data: f.Data, contentType: ctype, cacheControl: cache}
+			continue
+		}
+		if name == "_headers" || name == "_redirects" || strings.HasPrefix(name, ".") || strings.Contains(name, "/.") {
 			continue
 		}
 		ctype, cache := headers.Site.Object(name)
@@ -581,6 +587,43 @@ func TestPublishSkipsHostFiles(t *testing.T) {
 		}
 	}
 	checkHolds(t, store, tree)
+}
+
+// TestPublishStaticFiles: the files of the source's _static/ are
+// uploaded, hidden ones included, with the type of their extension; a
+// hidden file the build did not copy is not.
+func TestPublishStaticFiles(t *testing.T) {
+	src := goldenSrc(t)
+	for name, data := range map[string]string{
+		"_static/CNAME":                    "logos.example.com",
+		"_static/.well-known/security.txt": "Contact: mailto:security@example.com\n",
+		"_static/brand/kit.zip":            "PK",
+	} {
+		src[name] = &fstest.MapFile{Data: []byte(data)}
+	}
+	tree := build(t, src, testBase)
+	tree[".git/config"] = &fstest.MapFile{Data: []byte("[core]\n")}
+	tree[".well-known/other.txt"] = &fstest.MapFile{Data: []byte("not copied by the build")}
+	store, b := newFake()
+	if _, err := pub(context.Background(), tree, b, fast); err != nil {
+		t.Fatal(err)
+	}
+	got := store.snapshot()
+	want := map[string][2]string{
+		"CNAME":                    {"text/plain; charset=utf-8", "public, max-age=300"},
+		".well-known/security.txt": {"text/plain; charset=utf-8", "public, max-age=300"},
+		"brand/kit.zip":            {"application/zip", "public, max-age=300"},
+	}
+	for name, h := range want {
+		if o, ok := got[name]; !ok || o.contentType != h[0] || o.cacheControl != h[1] {
+			t.Errorf("%s: uploaded %v with %q, %q; want %q, %q", name, ok, o.contentType, o.cacheControl, h[0], h[1])
+		}
+	}
+	for _, name := range []string{".git/config", ".well-known/other.txt"} {
+		if _, ok := got[name]; ok {
+			t.Errorf("%s was uploaded", name)
+		}
+	}
 }
 
 func TestPublishDryRun(t *testing.T) {

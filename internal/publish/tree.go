@@ -30,8 +30,9 @@ type file struct {
 // readTree reads every file to upload, with its headers, and the build
 // manifest. It reports every problem of the tree at once. Hidden files
 // (the manifest among them) are skipped, as hosts that deploy folders skip
-// them, and so are _headers and _redirects, which only Netlify and
-// Cloudflare Pages read. Without force, a tree without a valid manifest is
+// them, unless the manifest lists them among the files of the source's
+// _static/ folder (.well-known/); so are _headers and _redirects, which
+// only Netlify and Cloudflare Pages read. Without force, a tree without a valid manifest is
 // refused.
 func readTree(tree fs.FS, force bool) (map[string]*file, buildmanifest.Manifest, error) {
 	var problems []string
@@ -46,14 +47,18 @@ func readTree(tree fs.FS, force bool) (map[string]*file, buildmanifest.Manifest,
 		problems = append(problems, fmt.Sprintf("%s: %v; build the tree again", buildmanifest.File, err))
 	}
 
+	static := map[string]bool{}
+	for _, name := range manifest.Static {
+		static[name] = true
+	}
 	files := map[string]*file{}
 	err = fs.WalkDir(tree, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
 			return nil
 		}
-		if name != "." && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
+		if hidden(name) && !static[name] {
+			if d.IsDir() && !slices.ContainsFunc(manifest.Static, func(s string) bool { return strings.HasPrefix(s, name+"/") }) {
 				return fs.SkipDir
 			}
 			return nil
@@ -70,6 +75,9 @@ func readTree(tree fs.FS, force bool) (map[string]*file, buildmanifest.Manifest,
 			return nil
 		}
 		ctype, cache := headers.Site.Object(name)
+		if static[name] {
+			ctype, cache = headers.Site.StaticObject(name)
+		}
 		if ctype == "" {
 			problems = append(problems, fmt.Sprintf("%s: no header rule covers it, so it is not a file logoindex build writes; remove it, or build the tree again", name))
 			return nil
@@ -125,4 +133,10 @@ func stepOf(key string) Step {
 		return StepLeaves
 	}
 	return StepPages
+}
+
+// hidden reports whether a name of the tree is hidden, or in a hidden
+// folder.
+func hidden(name string) bool {
+	return name != "." && (strings.HasPrefix(name, ".") || strings.Contains(name, "/."))
 }
