@@ -1,9 +1,11 @@
 package svg
 
 import (
-	"logoindex/generator/problem"
 	"strings"
 	"testing"
+	"unicode/utf16"
+
+	"logoindex/generator/problem"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -60,6 +62,22 @@ func TestCheckSVGRules(t *testing.T) {
 		{"white space only", " \n", false, []string{"x.svg: is empty; it must hold an <svg> element"}},
 		{"png", "\x89PNG\r\n\x1a\n\x00\x00", false, []string{"x.svg: is a PNG image, not an SVG; export the logo as SVG"}},
 		{"not UTF-8", svgDoc("<title>caf\xe9</title>"), false, []string{"x.svg:1:71: is not valid UTF-8; save it as UTF-8"}},
+		{"UTF-16LE with a BOM", encodeUTF16(`<?xml version="1.0" encoding="UTF-16"?>`+svgDoc(""), false, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-16LE without a BOM", encodeUTF16(svgDoc(""), false, false), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-16BE with a BOM", encodeUTF16(svgDoc(""), true, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (big-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-16BE without a BOM", encodeUTF16(`<?xml version="1.0" encoding="UTF-16BE"?>`+svgDoc(""), true, false), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (big-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-32LE with a BOM", encodeUTF32(svgDoc(""), false, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-32 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-32BE without a BOM", encodeUTF32(svgDoc(""), true, false), false,
+			[]string{"x.svg:1:1: is saved as UTF-32 (big-endian), not UTF-8; save it as UTF-8"}},
+		{"a UTF-8 BOM before a UTF-16 one", "\xEF\xBB\xBF" + encodeUTF16(svgDoc(""), false, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"a UTF-8 BOM and a UTF-16 declaration", "\xEF\xBB\xBF" + `<?xml version="1.0" encoding="UTF-16"?>` + svgDoc(""), false,
+			[]string{`x.svg:1:1: declares encoding "UTF-16"; save the file as UTF-8 and drop the encoding`}},
 		{"latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?>` + svgDoc(""), false,
 			[]string{`x.svg:1:1: declares encoding "ISO-8859-1"; save the file as UTF-8 and drop the encoding`}},
 		{"not well-formed", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><path d="M0 0"></svg>`, false,
@@ -237,6 +255,41 @@ func problemStrings(l problem.List) []string {
 		out = append(out, p.Error())
 	}
 	return out
+}
+
+// encodeUTF16 returns s in UTF-16, big- or little-endian, with or without
+// a byte-order mark, as an editor saves it.
+func encodeUTF16(s string, big, bom bool) string {
+	units := utf16.Encode([]rune(s))
+	if bom {
+		units = append([]uint16{0xFEFF}, units...)
+	}
+	var b []byte
+	for _, u := range units {
+		if big {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
+}
+
+// encodeUTF32 is encodeUTF16 for UTF-32.
+func encodeUTF32(s string, big, bom bool) string {
+	rs := []rune(s)
+	if bom {
+		rs = append([]rune{0xFEFF}, rs...)
+	}
+	var b []byte
+	for _, r := range rs {
+		if big {
+			b = append(b, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
+		} else {
+			b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		}
+	}
+	return string(b)
 }
 
 // checkBytes parses and checks data as the pipeline does.

@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"logoindex/generator/internal/textenc"
 	"logoindex/generator/problem"
 )
 
@@ -287,6 +288,9 @@ func (p *parser) parse() {
 		p.fail(-1, problem.SVGInvalid, "is empty; it must hold an <svg> element")
 	case bytes.HasPrefix(src, []byte("\x89PNG")):
 		p.fail(-1, problem.SVGInvalid, "is a PNG image, not an SVG; export the logo as SVG")
+	case textenc.Sniff(src) != "":
+		// Before the NUL check: UTF-16 and UTF-32 text is full of them.
+		p.fail(0, problem.EncodingInvalid, "is saved as %s, not UTF-8; save it as UTF-8", textenc.Describe(textenc.Sniff(src)))
 	case bytes.IndexByte(src, 0) >= 0:
 		p.fail(-1, problem.SVGInvalid, "holds binary data (a NUL byte), not SVG text")
 	case !utf8.Valid(src):
