@@ -149,8 +149,9 @@ func (c *checker) checkRoot(n *Node) bool {
 		w, _ := n.Attr("width")
 		h, _ := n.Attr("height")
 		hint := ""
-		if plainNumber(w) > 0 && plainNumber(h) > 0 {
-			hint = fmt.Sprintf(`, for example viewBox="0 0 %s %s" from its width and height`, strings.TrimSpace(w), strings.TrimSpace(h))
+		if pw, ph := plainNumber(w), plainNumber(h); pw > 0 && ph > 0 {
+			// The numbers alone: a viewBox takes no units ("24px" is not one).
+			hint = fmt.Sprintf(`, for example viewBox="0 0 %s %s" from its width and height`, formatNumber(pw), formatNumber(ph))
 		}
 		c.errorf(pos, problem.SVGViewBoxInvalid, `root <svg> has no viewBox; add viewBox="0 0 <width> <height>"%s`, hint)
 		return true
@@ -187,13 +188,19 @@ func parseViewBox(s string) (vb [4]float64, msg string) {
 	return vb, ""
 }
 
+// plainNumber reads a width or height in user units ("24" or "24px"),
+// or returns 0.
 func plainNumber(s string) float64 {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "px"), 64)
-	if err != nil {
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || v > MaxNumber {
 		return 0
 	}
 	return v
 }
+
+// formatNumber writes v as a viewBox takes it: the shortest decimal, no
+// exponent, no unit.
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // element checks n and its content. preserve says xml:space="preserve" is
 // in effect.
