@@ -108,6 +108,20 @@ func TestGeneratedBadInput(t *testing.T) {
 			line := "# " + strings.Repeat("x", 1022) + "\n"
 			os.WriteFile(filepath.Join(dir, "acme/logo.yaml"), []byte(testMeta("Acme", "#FC6D26")+strings.Repeat(line, 10<<10)), 0o644)
 		}, "[file-too-large] src/acme/logo.yaml: is 10496100 bytes; the limit is 64 KiB\n"},
+		{"20,000 nested @media blocks", func(t *testing.T, dir string) {
+			// 240 KB, under the size limit: the nesting limit refuses it
+			// at the ninth block, before any of it is read further.
+			const n = 20000
+			writeFile(t, filepath.Join(dir, "acme/wordmark.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>`+
+				strings.Repeat("@media all{", n)+".a{fill:red}"+strings.Repeat("}", n)+`</style><path class="a" d="M0 0h1v1z"/></svg>`))
+		}, "[svg-css-too-deep] src/acme/wordmark.svg:1:166: <style>: CSS blocks are nested more than 8 levels deep (@media in @media ...); a logo's stylesheet needs two: flatten the rules\n"},
+		{"3,000 nested calc(", func(t *testing.T, dir string) {
+			// Deeper than the minifier's own limit, which it reports as an
+			// error the build would have blamed on itself.
+			const n = 3000
+			writeFile(t, filepath.Join(dir, "acme/wordmark.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>.a{stroke-width:`+
+				strings.Repeat("calc(", n)+"1"+strings.Repeat(")", n)+`}</style><path class="a" d="M0 0h1v1z"/></svg>`))
+		}, "[svg-css-too-deep] src/acme/wordmark.svg:1:164: <style>: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out\n"},
 		{"symlink out of the tree", func(t *testing.T, dir string) {
 			secret := filepath.Join(t.TempDir(), "secret.svg")
 			os.WriteFile(secret, []byte(testIcon), 0o644)

@@ -144,6 +144,9 @@ const (
 	// @media, a property or function outside the allowlist, a selector
 	// that could reach outside the logo.
 	SVGCSSNotAllowed Code = "svg-css-not-allowed"
+	// SVGCSSTooDeep: CSS blocks (@media in @media) or functions and
+	// parentheses (calc( in calc() nested deeper than a logo needs.
+	SVGCSSTooDeep Code = "svg-css-too-deep"
 	// SVGMonoColour: icon-mono paints something other than currentColor.
 	SVGMonoColour Code = "svg-mono-colour"
 	// SVGSpacePreserve: text under xml:space="preserve" whose spaces the optimiser would collapse.

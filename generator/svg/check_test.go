@@ -38,6 +38,9 @@ func TestCheckSVGGood(t *testing.T) {
 		{"media query for dark mode", svgDoc(`<style>.a{fill:#000}@media (prefers-color-scheme: dark){.a{fill:#fff}}</style><path class="a" d="M0 0"/>`), false},
 		{"vendor-prefixed property", svgDoc(`<path style="-webkit-filter:none;-inkscape-stroke:none" d="M0 0"/>`), false},
 		{"mono transparent", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><rect fill="transparent" width="1" height="1"/></svg>`, true},
+		{"@media and functions nested to the limits", svgDoc(`<style>` + strings.Repeat("@media all{", MaxCSSBlockDepth-1) +
+			`.a{stroke-width:` + strings.Repeat("calc(", MaxCSSFunctionDepth) + "1" + strings.Repeat(")", MaxCSSFunctionDepth) + `}` +
+			strings.Repeat("}", MaxCSSBlockDepth-1) + `</style><path class="a" d="M0 0"/>`), false},
 		{"fractional viewBox", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 24.25 1e1"><path d="M0 0"/></svg>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -177,6 +180,16 @@ func TestCheckSVGRules(t *testing.T) {
 			[]string{"x.svg:1:88: style attribute uses image-set(): only colour, arithmetic, transform and filter functions are allowed; remove it"}},
 		{"background in style attribute", svgDoc(`<path style="background:red" d="M0 0"/>`), false,
 			[]string{"x.svg:1:74: style attribute: the CSS property background is not one a logo may use (see the allowlist in docs/security.md); remove it"}},
+		{"@media nested past the limit", svgDoc(`<style>` + strings.Repeat("@media all{", MaxCSSBlockDepth) + `.a{fill:red}` + strings.Repeat("}", MaxCSSBlockDepth) + `</style><path class="a" d="M0 0"/>`), false,
+			[]string{"x.svg:1:158: <style>: CSS blocks are nested more than 8 levels deep (@media in @media ...); a logo's stylesheet needs two: flatten the rules"}},
+		{"braces nested past the limit in a style attribute", svgDoc(`<path style="fill:red;` + strings.Repeat("{", 20000) + `" d="M0 0"/>`), false,
+			[]string{"x.svg:1:91: style attribute: CSS blocks are nested more than 8 levels deep (@media in @media ...); a logo's stylesheet needs two: flatten the rules"}},
+		{"calc( nested past the limit in <style>", svgDoc(`<style>.a{stroke-width:` + strings.Repeat("calc(", 1000) + "1" + strings.Repeat(")", 1000) + `}</style><path class="a" d="M0 0"/>`), false,
+			[]string{"x.svg:1:164: <style>: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
+		{"functions nested past the limit in a presentation attribute", svgDoc(`<path fill="` + strings.Repeat("rgb(", MaxCSSFunctionDepth+1) + `" d="M0 0"/>`), false,
+			[]string{"x.svg:1:137: attribute fill: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
+		{"parentheses nested past the limit in @media", svgDoc(`<style>@media ` + strings.Repeat("(", 3000) + `</style>`), false,
+			[]string{"x.svg:1:91: <style>: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
 		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxDepth+5) + strings.Repeat("</g>", MaxDepth+5)), false,
 			[]string{"x.svg:1:358: elements are nested more than 100 levels deep; flatten the groups"}},
 		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxElements+1)), false,
