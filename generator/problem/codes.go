@@ -111,7 +111,9 @@ const (
 	XMLInvalid Code = "xml-invalid"
 	// XMLNotAllowed: a DOCTYPE, an entity declaration or a processing instruction.
 	XMLNotAllowed Code = "xml-not-allowed"
-	// SVGTooComplex: more elements, nesting, attributes or drawn copies than a logo needs.
+	// SVGTooComplex: more elements, nesting, attributes or drawn copies than
+	// a logo needs, or more steps to match its <style> rules and resolve
+	// its paint and references.
 	SVGTooComplex Code = "svg-too-complex"
 	// SVGElementNotAllowed: an element outside the allowlist.
 	SVGElementNotAllowed Code = "svg-element-not-allowed"

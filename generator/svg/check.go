@@ -59,7 +59,8 @@ func Check(d *Document, rules Rules) (*Info, problem.List) {
 // CheckMemo is Check with the path data's checks remembered in m (see
 // Memo); m may be nil.
 func CheckMemo(d *Document, rules Rules, m *Memo) (*Info, problem.List) {
-	c := &checker{d: d, rules: rules, memo: m, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]decl{}}
+	c := &checker{d: d, rules: rules, memo: m, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]applied{},
+		orig: map[*Node]props{}, acyclic: map[*Node]bool{}, servers: map[serverOf]*Node{}, checked: map[gradientUse]bool{}}
 	c.check()
 	return c.info, c.probs
 }
@@ -71,14 +72,23 @@ type checker struct {
 	info  *Info
 	probs problem.List
 
-	ids    map[string]*Node // the first element with each id
-	sheets []sheet          // the <style> elements
-	decls  map[*Node][]decl // presentation attributes and style declarations of each element
-	refs   []reference      // every reference, checked once all ids are known
-	order  int              // declarations in document order
+	ids    map[string]*Node    // the first element with each id
+	sheets []sheet             // the <style> elements
+	decls  map[*Node][]applied // presentation attributes and style declarations of each element
+	refs   []reference         // every reference, checked once all ids are known
+	order  int                 // declarations in document order
 
 	monoDefaultReported bool
 	expansionReported   bool
+
+	steps         int  // of resolving styles and references: see spend
+	stepsReported bool // MaxResolveSteps are spent
+	// Memos of the walk that draws the document (refs.go), so that what an
+	// element or a chain of references gives is worked out once.
+	orig    map[*Node]props    // origProps
+	acyclic map[*Node]bool     // elements whose href chain ends without a cycle
+	servers map[serverOf]*Node // the element of a href chain whose children serve a gradient or pattern
+	checked map[gradientUse]bool
 }
 
 type sheet struct {
@@ -118,6 +128,7 @@ func (c *checker) check() {
 		return // references and paint mean little in a document that is refused anyway
 	}
 	c.resolveSelectors()
+	c.sortDecls()
 	c.checkReferences()
 	if len(c.probs.Errors()) > 0 {
 		return
@@ -436,7 +447,7 @@ const (
 	originInline        // a style attribute
 )
 
-// decl is one declaration that applies to an element.
+// decl is one declaration, checked.
 type decl struct {
 	prop      string
 	text      string // the value as written
@@ -445,13 +456,20 @@ type decl struct {
 	pos       problem.Pos
 	important bool
 	origin    int
-	spec      [3]int // a rule's specificity: ids, classes, types
 	order     int
 	media     string // the @media condition it depends on, "" for none
 }
 
+// applied is a declaration that applies to an element: a rule's is shared
+// by every element the rule matches, each with the specificity of the
+// rule's most specific selector that matches it.
+type applied struct {
+	*decl
+	spec [3]int // ids, classes, types; zero but for a rule's
+}
+
 // outranks reports whether d wins over e in the cascade.
-func (d *decl) outranks(e *decl) bool {
+func (d applied) outranks(e applied) bool {
 	if d.important != e.important {
 		return d.important
 	}
@@ -459,11 +477,7 @@ func (d *decl) outranks(e *decl) bool {
 		return d.origin > e.origin
 	}
 	if d.spec != e.spec {
-		for i := range d.spec {
-			if d.spec[i] != e.spec[i] {
-				return d.spec[i] > e.spec[i]
-			}
-		}
+		return moreSpecific(d.spec, e.spec)
 	}
 	return d.order > e.order
 }
@@ -522,7 +536,7 @@ func (c *checker) declaration(n *Node, d cssDecl, at func(int) problem.Pos, orig
 		}
 	}
 	if n != nil {
-		c.decls[n] = append(c.decls[n], *out)
+		c.decls[n] = append(c.decls[n], applied{decl: out})
 	}
 	return out
 }
@@ -602,9 +616,31 @@ func (c *checker) stylesheet(style, t *Node) {
 				sr.decls = append(sr.decls, out)
 			}
 		}
+		sr.decls = winners(sr.decls)
 		sh.rules = append(sh.rules, sr)
 	}
 	c.sheets = append(c.sheets, sh)
+}
+
+// winners keeps of the declarations of one rule the one of each property
+// that wins within the rule (the last !important, else the last), in
+// their order: the others never apply, whatever the rule matches, and a
+// rule that repeats a property thousands of times is applied once per
+// element, not thousands of times.
+func winners(ds []*decl) []*decl {
+	win := map[string]*decl{}
+	for _, d := range ds {
+		if w := win[d.prop]; w == nil || d.important || !w.important {
+			win[d.prop] = d
+		}
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if win[d.prop] == d {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // hasJavascriptURL reports whether s holds "javascript:" once white space

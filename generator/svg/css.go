@@ -453,7 +453,7 @@ func (r *cssReader) selector(toks []cssToken) (cssSelector, bool) {
 			}
 			continue
 		case t.tt == css.DelimToken && t.data == ">":
-			if !have && len(s.compounds) == 0 || child {
+			if !have && (len(s.compounds) == 0 || child) {
 				r.errorf(t.off, problem.SVGCSSInvalid, "%q needs an element on each side", ">")
 				return s, false
 			}
@@ -462,9 +462,7 @@ func (r *cssReader) selector(toks []cssToken) (cssSelector, bool) {
 			continue
 		}
 		if pending {
-			keep := child
-			finish()
-			child = keep
+			finish() // white space between two compounds: a descendant
 		}
 		switch {
 		case t.tt == css.IdentToken && !have:
