@@ -149,6 +149,9 @@ const (
 	// SVGCSSTooDeep: CSS blocks (@media in @media) or functions and
 	// parentheses (calc( in calc() nested deeper than a logo needs.
 	SVGCSSTooDeep Code = "svg-css-too-deep"
+	// SVGRootStyle: styling of the root <svg> that moves it, resizes it or
+	// lets it paint outside its box when it is inlined in a page.
+	SVGRootStyle Code = "svg-root-style"
 	// SVGMonoColour: icon-mono paints something other than currentColor.
 	SVGMonoColour Code = "svg-mono-colour"
 	// SVGSpacePreserve: text under xml:space="preserve" whose spaces the optimiser would collapse.

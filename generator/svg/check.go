@@ -72,11 +72,14 @@ type checker struct {
 	info  *Info
 	probs problem.List
 
-	ids    map[string]*Node    // the first element with each id
-	sheets []sheet             // the <style> elements
-	decls  map[*Node][]applied // presentation attributes and style declarations of each element
-	refs   []reference         // every reference, checked once all ids are known
-	order  int                 // declarations in document order
+	ids    map[string]*Node // the first element with each id
+	sheets []sheet          // the <style> elements
+	// selectorIDs are the ids <style> selectors name, to check once every
+	// id of the document is known.
+	selectorIDs []selectorID
+	decls       map[*Node][]applied // presentation attributes and style declarations of each element
+	refs        []reference         // every reference, checked once all ids are known
+	order       int                 // declarations in document order
 
 	monoDefaultReported bool
 	expansionReported   bool
@@ -124,11 +127,13 @@ func (c *checker) check() {
 		return
 	}
 	c.element(root, false)
+	c.checkSelectorIDs()
 	if len(c.probs.Errors()) > 0 {
 		return // references and paint mean little in a document that is refused anyway
 	}
 	c.resolveSelectors()
 	c.sortDecls()
+	c.checkRootStyle()
 	c.checkReferences()
 	if len(c.probs.Errors()) > 0 {
 		return
@@ -600,15 +605,7 @@ func (c *checker) stylesheet(style, t *Node) {
 	for i := range rules {
 		r := &rules[i]
 		for _, s := range r.selectors {
-			last := s.compounds[len(s.compounds)-1]
-			if len(last.ids) == 0 && len(last.classes) == 0 {
-				c.errorf(at(s.off), problem.SVGCSSNotAllowed, "<style>: the selector would also style the page around the logo when the SVG is inlined in HTML; select by class or id, for example .st0")
-			}
-			for _, cp := range s.compounds {
-				if cp.typ != "" && cp.typ != "*" && !allowedElement(cp.typ) {
-					c.errorf(at(s.off), problem.SVGCSSNotAllowed, "<style>: the selector names <%s>, which a logo cannot hold", cp.typ)
-				}
-			}
+			c.scopeSelector(s, at)
 		}
 		sr := sheetRule{selectors: r.selectors}
 		for _, d := range r.decls {

@@ -41,6 +41,11 @@ func TestCheckSVGGood(t *testing.T) {
 		{"@media and functions nested to the limits", svgDoc(`<style>` + strings.Repeat("@media all{", MaxCSSBlockDepth-1) +
 			`.a{stroke-width:` + strings.Repeat("calc(", MaxCSSFunctionDepth) + "1" + strings.Repeat(")", MaxCSSFunctionDepth) + `}` +
 			strings.Repeat("}", MaxCSSBlockDepth-1) + `</style><path class="a" d="M0 0"/>`), false},
+		{"descendant of the file's own class", svgDoc(`<style>.st0 path{fill:red}.st0 > g > .b{fill:blue}svg .c{fill:green}</style><g class="st0"><g><path class="b" d="M0 0"/></g><path d="M0 0"/></g><path class="c" d="M0 0"/>`), false},
+		{"id selectors of the file's own ids, in @media too", svgDoc(`<style>#a{fill:red}@media (prefers-color-scheme:dark){@media screen{g #a{fill:blue}}}</style><g><path id="a" d="M0 0"/></g>`), false},
+		{"root styles that keep the logo in its box", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24px" overflow="hidden" class="r" ` +
+			`style="filter:grayscale(100%);opacity:.5;mix-blend-mode:multiply"><style>.r{font-size:12px;clip:auto}</style><path d="M0 0"/></svg>`, false},
+		{"a root sized in em, with a line height", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="1em" height="1em" style="flex:none;line-height:1"><path d="M0 0"/></svg>`, false},
 		{"fractional viewBox", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 24.25 1e1"><path d="M0 0"/></svg>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -190,6 +195,33 @@ func TestCheckSVGRules(t *testing.T) {
 			[]string{"x.svg:1:137: attribute fill: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
 		{"parentheses nested past the limit in @media", svgDoc(`<style>@media ` + strings.Repeat("(", 3000) + `</style>`), false,
 			[]string{"x.svg:1:91: <style>: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
+		{"element selectors", svgDoc(`<style>path{fill:red}g > path, * {fill:blue}</style><g><path d="M0 0"/></g>`), false,
+			[]string{
+				`x.svg:1:68: <style>: the selector "path" selects by element names only, so inlined in a page it would style the page around the logo too; select by a class or id of this file, for example .st0 or .st0 path`,
+				`x.svg:1:82: <style>: the selector "g > path" selects by element names only, so inlined in a page it would style the page around the logo too; select by a class or id of this file, for example .st0 or .st0 g > path`,
+				`x.svg:1:92: <style>: the selector "*" selects by element names only, so inlined in a page it would style the page around the logo too; select by a class or id of this file, for example .st0 or .st0 *`,
+			}},
+		{"id selectors of ids the file lacks", svgDoc(`<style>#header{display:none}@media all{@media screen{.a #main > #a{fill:red}}}</style><path id="a" class="a" d="M0 0"/>`), false,
+			[]string{
+				`x.svg:1:69: <style>: the selector names #header, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="header" or remove the selector`,
+				`x.svg:1:118: <style>: the selector names #main, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="main" or remove the selector`,
+			}},
+		{"root transform attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" transform="scale(40)"><path d="M0 0"/></svg>`, false,
+			[]string{"x.svg:1:61: transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content"}},
+		{"root overflow and transform in a style attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" style="overflow:visible;-webkit-transform:translate(9px,9px)"><path d="M0 0"/></svg>`, false,
+			[]string{
+				"x.svg:1:68: overflow on the root <svg> lets whatever is drawn outside the viewBox paint over the page around the logo when it is inlined; remove it",
+				"x.svg:1:85: -webkit-transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content",
+			}},
+		{"root styles from rules that match it", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="1em" class="r"><style>.r{transform:scale(9)}@media print{svg.r{display:none;filter:drop-shadow(0 0 9px red)}}.r{font:90px serif}</style><path d="M0 0"/></svg>`, false,
+			[]string{
+				"x.svg:1:93: transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content",
+				"x.svg:1:131: display on the root <svg> changes how the page around the logo is laid out when it is inlined; remove it",
+				"x.svg:1:144: filter on the root <svg> paints outside the logo's box, over the page around it, when it is inlined; put the filter on a <g> around the content",
+				"x.svg:1:180: font on the root <svg> sets the size of the em its width or height is given in, so it resizes the logo's box in the page; remove it, or give the size in other units",
+			}},
+		{"root overflow attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" overflow="visible"><path d="M0 0"/></svg>`, false,
+			[]string{"x.svg:1:61: overflow on the root <svg> lets whatever is drawn outside the viewBox paint over the page around the logo when it is inlined; remove it"}},
 		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxDepth+5) + strings.Repeat("</g>", MaxDepth+5)), false,
 			[]string{"x.svg:1:358: elements are nested more than 100 levels deep; flatten the groups"}},
 		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxElements+1)), false,

@@ -457,18 +457,27 @@ func shortName(i int) string {
 }
 
 // rewriteCSS renames the ids of url(#id) references in CSS text and, in a
-// stylesheet, the #id and .class names of its selectors. Everything else
-// is written back as read, but for comments, which are dropped.
+// stylesheet, the #id and .class names of its selectors, at any depth of
+// @media. Everything else is written back as read, but for comments,
+// which are dropped.
 func rewriteCSS(text string, sheet bool, id, class func(string) (string, bool)) string {
 	toks, _ := lexCSS(text)
 	var b strings.Builder
-	depth := 0 // braces open: selectors are read where depth is 0, or 1 inside @media
-	inMedia := false
-	var write func(toks []cssToken)
-	write = func(toks []cssToken) {
+	// blocks holds, for each block open, whether it holds rules (an
+	// @media block) rather than declarations; selectors are read outside
+	// any block and in blocks of rules, up to the block they select for.
+	var blocks []bool
+	atRule, media := false, false // reading an at-rule's prelude; it is @media
+	// write writes toks; in the arguments of a function (top false) they
+	// are part of a selector as the function is (inSelector).
+	var write func(toks []cssToken, top, inSelector bool)
+	write = func(toks []cssToken, top, inSelector bool) {
 		for i := 0; i < len(toks); i++ {
 			t := toks[i]
-			selector := sheet && (depth == 0 || inMedia && depth == 1)
+			selector := inSelector
+			if top {
+				selector = sheet && !atRule && (len(blocks) == 0 || blocks[len(blocks)-1])
+			}
 			switch {
 			case t.tt == css.URLToken:
 				// Only the id changes: quotes and spaces stay as written.
@@ -490,23 +499,24 @@ func rewriteCSS(text string, sheet bool, id, class func(string) (string, bool)) 
 					i++
 					continue
 				}
-			case t.tt == css.AtKeywordToken && depth == 0:
-				inMedia = strings.EqualFold(t.data, "@media")
+			case !top:
+			case t.tt == css.AtKeywordToken && (len(blocks) == 0 || blocks[len(blocks)-1]):
+				atRule, media = true, strings.EqualFold(t.data, "@media")
 			case t.tt == css.LeftBraceToken:
-				depth++
-			case t.tt == css.RightBraceToken:
-				depth--
-				if depth == 0 {
-					inMedia = false
-				}
+				blocks = append(blocks, atRule && media)
+				atRule = false
+			case t.tt == css.SemicolonToken && atRule:
+				atRule = false
+			case t.tt == css.RightBraceToken && len(blocks) > 0:
+				blocks = blocks[:len(blocks)-1]
 			}
 			b.WriteString(t.data)
 			if t.tt == css.FunctionToken {
-				write(t.args)
+				write(t.args, false, selector)
 				b.WriteByte(')')
 			}
 		}
 	}
-	write(toks)
+	write(toks, true, false)
 	return b.String()
 }

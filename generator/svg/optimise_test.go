@@ -60,3 +60,28 @@ func TestOptimisePathData(t *testing.T) {
 		t.Errorf("Check accepts an attribute %s", pathRef)
 	}
 }
+
+// TestRewriteCSS renames the ids and classes of selectors at every depth
+// of @media, and the ids of url() anywhere, but never a colour or what
+// the prelude of an at-rule holds.
+func TestRewriteCSS(t *testing.T) {
+	ids := map[string]string{"a": "P--icon--a", "g": "P--icon--b"}
+	id := func(s string) (string, bool) { v, ok := ids[s]; return v, ok }
+	class := func(s string) (string, bool) { return "P--icon--" + s, true }
+	for _, tc := range []struct{ in, want string }{
+		{".x{fill:#abc}", ".P--icon--x{fill:#abc}"},
+		{"#a .x > g{fill:url(#g)}", "#P--icon--a .P--icon--x > g{fill:url(#P--icon--b)}"},
+		{"@media (min-width:1px){.x{fill:red}#a{fill:#aaa}}", "@media (min-width:1px){.P--icon--x{fill:red}#P--icon--a{fill:#aaa}}"},
+		{"@media all{@media screen{@media print{.x #a{fill:url('#g')}}}}.y{color:#a}",
+			"@media all{@media screen{@media print{.P--icon--x #P--icon--a{fill:url('#P--icon--b')}}}}.P--icon--y{color:#a}"},
+		{"@media all{.x{fill:red}}@media all{.y{fill:red}}", "@media all{.P--icon--x{fill:red}}@media all{.P--icon--y{fill:red}}"},
+		{"/* .x */.x{stroke:red}", ".P--icon--x{stroke:red}"},
+	} {
+		if got := rewriteCSS(tc.in, true, id, class); got != tc.want {
+			t.Errorf("rewriteCSS(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+	if got, want := rewriteCSS("fill:url(#g);stroke:#a", false, id, nil), "fill:url(#P--icon--b);stroke:#a"; got != want {
+		t.Errorf("a style attribute: got %q, want %q", got, want)
+	}
+}
