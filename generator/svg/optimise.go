@@ -130,6 +130,7 @@ func finish(src *Document, data []byte, paths []string, minified bool, info *Inf
 		}
 	}
 	renameIDs(d, opts.IDPrefix)
+	dropInert(d)
 	out := d.Bytes()
 	final, probs := Parse(src.Path, out)
 	if final == nil {
@@ -437,6 +438,88 @@ func renameIDs(d *Document, prefix string) {
 			}
 		}
 	})
+}
+
+// dropInert removes what design tools write and no renderer draws, once
+// renameIDs has removed the ids nothing refers to: enable-background, in a
+// style attribute too (no browser implements it; roundPrecision removes
+// the attribute), and the empty groups removableGroup allows, which may
+// have had an id until then.
+func dropInert(d *Document) {
+	styled := hasElement(d.Root, "style")
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		for i := 0; i < len(n.Attrs); i++ {
+			a := &n.Attrs[i]
+			switch {
+			case a.Space != "":
+			case a.Local == "enable-background":
+				n.RemoveAttr(i)
+				i--
+			case a.Local == "style" && containsFold(a.Value, "enable-background"):
+				if v := withoutDecl(a.Value, "enable-background"); v != "" {
+					n.SetAttr(i, v)
+				} else {
+					n.RemoveAttr(i)
+					i--
+				}
+			}
+		}
+		kids := n.Children[:0]
+		for _, k := range n.Children {
+			if k.Type == ElementNode {
+				walk(k)
+				if removableGroup(k, styled) {
+					continue
+				}
+			}
+			kids = append(kids, k)
+		}
+		clear(n.Children[len(kids):])
+		n.Children = kids
+	}
+	walk(d.Root)
+}
+
+// removableGroup reports whether n is a <g> with nothing in it that draws
+// nothing and that nothing can refer to: it has no id, no filter (which can
+// draw a region of its own), no class a <style> (styled) may give a filter,
+// and it is not a pattern's only content, without which the pattern would
+// take the content of the pattern its href names.
+func removableGroup(n *Node, styled bool) bool {
+	if !n.IsSVG("g") || !isEmpty(n) || n.Parent != nil && n.Parent.IsSVG("pattern") {
+		return false
+	}
+	for _, a := range n.Attrs {
+		switch {
+		case a.Space != "":
+		case a.Local == "id" || a.Local == "filter":
+			return false
+		case a.Local == "class" && styled:
+			return false
+		case a.Local == "style" && containsFold(a.Value, "filter"):
+			return false
+		}
+	}
+	return true
+}
+
+// withoutDecl returns a style attribute without its declarations of prop,
+// the others written back as they were read.
+func withoutDecl(style, prop string) string {
+	decls, _ := readDeclarations(style)
+	var parts []string
+	for _, d := range decls {
+		if d.prop == prop {
+			continue
+		}
+		v := d.prop + ":" + cssText(d.value)
+		if d.important {
+			v += "!important"
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, ";")
 }
 
 // shortName returns the i-th short id: a ... z, A ... Z, aa, ab ...

@@ -85,3 +85,34 @@ func TestRewriteCSS(t *testing.T) {
 		t.Errorf("a style attribute: got %q, want %q", got, want)
 	}
 }
+
+// TestOptimiseDropsInert removes what design tools export and nothing
+// draws, and keeps the empty groups that can draw or that something
+// refers to.
+func TestOptimiseDropsInert(t *testing.T) {
+	const root = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">`
+	for _, tc := range []struct{ name, in, want string }{
+		{"enable-background attribute and style", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" enable-background="new 0 0 24 24" style="enable-background:new 0 0 24 24"><path style="fill:red;enable-background:new" d="M0 0h1v1z"/></svg>`,
+			root + `<path style="fill:red" d="M0 0h1v1z"/></svg>`},
+		{"empty groups, nested", root + `<g><g id="Layer_1"></g><g/></g><path d="M0 0h1v1z"/><g fill="red"> </g></svg>`,
+			root + `<path d="M0 0h1v1z"/></svg>`},
+		{"an empty group with a filter draws", root + `<filter id="f"><feFlood flood-color="red"/></filter><g filter="url(#f)"/><g style="filter:url(#f)"/></svg>`,
+			root + `<filter id="a"><feFlood flood-color="red"/></filter><g filter="url(#a)"/><g style="filter:url(#a)"/></svg>`},
+		{"an empty group a <use> draws", root + `<g id="e"/><use href="#e"/></svg>`,
+			root + `<g id="a"/><use href="#a"/></svg>`},
+		{"an empty group a rule may give a filter", root + `<style>.f{opacity:.5}</style><g class="f"/></svg>`,
+			root + `<style>.f{opacity:.5}</style><g class="f"/></svg>`},
+		{"the content of a pattern", root + `<pattern id="p" width="1" height="1"><g/></pattern><path fill="url(#p)" d="M0 0h1v1z"/></svg>`,
+			root + `<pattern id="a" width="1" height="1"><g/></pattern><path fill="url(#a)" d="M0 0h1v1z"/></svg>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Optimise([]byte(tc.in), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
