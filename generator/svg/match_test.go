@@ -120,33 +120,65 @@ func randomSelector(rng *rand.Rand) string {
 // same answer.
 func TestMatchAgainstBacktracking(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 300 {
-		src := randomTree(rng)
-		d, probs := Parse("x.svg", []byte(src))
-		if d == nil {
-			t.Fatalf("%s: %v", src, probs)
-		}
-		var sels []string
-		for range 20 {
-			sels = append(sels, randomSelector(rng))
-		}
-		rules, errs := readStylesheet(strings.Join(sels, "{fill:red}") + "{fill:red}")
-		if len(errs) > 0 || len(rules) != len(sels) {
-			t.Fatalf("%q: %d rules, errors %v", sels, len(rules), errs)
-		}
-		c := &checker{d: d, decls: map[*Node][]applied{}}
-		m := &matcher{c: c, names: map[*Node]*nodeNames{}, at: d.Root}
-		walkElements(d.Root, func(n *Node) {
-			for k, r := range rules {
-				s := r.selectors[0]
-				want := naiveMatch(s, len(s.compounds)-1, n)
-				got := m.match(&s, len(s.compounds)-1, n) == matched
-				if got != want {
-					t.Fatalf("round %d: %q on %s: matched %t, backtracking %t\n%s", round, sels[k], n, got, want, src)
-				}
-			}
-		})
+	for range 300 {
+		matchAgainstBacktracking(t, rng)
 	}
+}
+
+// FuzzMatchAgainstBacktracking is TestMatchAgainstBacktracking on the
+// documents and selectors of other seeds.
+func FuzzMatchAgainstBacktracking(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		matchAgainstBacktracking(t, rand.New(rand.NewPCG(a, b)))
+	})
+}
+
+// matchAgainstBacktracking compares the matcher with naiveMatch on one
+// random document and 20 random selectors.
+func matchAgainstBacktracking(t *testing.T, rng *rand.Rand) {
+	t.Helper()
+	src := randomTree(rng)
+	d, probs := Parse("x.svg", []byte(src))
+	if d == nil {
+		t.Fatalf("%s: %v", src, probs)
+	}
+	var sels []string
+	for range 20 {
+		sels = append(sels, randomSelector(rng))
+	}
+	rules, errs := readStylesheet(strings.Join(sels, "{fill:red}") + "{fill:red}")
+	if len(errs) > 0 || len(rules) != len(sels) {
+		t.Fatalf("%q: %d rules, errors %v", sels, len(rules), errs)
+	}
+	// Each rule applies one declaration, numbered as the rule: what the
+	// index applies to an element is the list of the rules that match it.
+	sh := sheet{text: d.Root}
+	for k, r := range rules {
+		sh.rules = append(sh.rules, sheetRule{selectors: r.selectors, decls: []*decl{{prop: "fill", order: k}}})
+	}
+	c := &checker{d: d, decls: map[*Node][]applied{}, sheets: []sheet{sh}}
+	c.resolveSelectors()
+	m := &matcher{c: c, names: map[*Node]*nodeNames{}, at: d.Root}
+	walkElements(d.Root, func(n *Node) {
+		var want, applied []int
+		for k, r := range rules {
+			s := r.selectors[0]
+			hit := naiveMatch(s, len(s.compounds)-1, n)
+			if got := m.match(&s, len(s.compounds)-1, n) == matched; got != hit {
+				t.Fatalf("%q on %s: matched %t, backtracking %t\n%s", sels[k], n, got, hit, src)
+			}
+			if hit {
+				want = append(want, k)
+			}
+		}
+		for _, a := range c.decls[n] {
+			applied = append(applied, a.order)
+		}
+		if !slices.Equal(want, applied) {
+			t.Fatalf("on %s the index applies the rules %v, backtracking matches %v\n%q\n%s", n, applied, want, sels, src)
+		}
+	})
 }
 
 // TestRulesApplyInOrder checks the declarations the index applies: each
