@@ -365,7 +365,8 @@ func (c *checker) attr(n *Node, a *Attr) {
 			c.errorf(pos, problem.SVGValueInvalid, "id is empty; give it a name or remove it")
 		} else if first, dup := c.ids[a.Value]; dup {
 			c.errorf(pos, problem.SVGIDDuplicate, "id %q is also used at line %d; ids must be unique", a.Value, c.d.Pos(first).Line)
-		} else {
+		} else if n.Local != "metadata" {
+			// <metadata> is never published: nothing may refer to it.
 			c.ids[a.Value] = n
 		}
 	case kindClass:

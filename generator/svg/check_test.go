@@ -206,6 +206,12 @@ func TestCheckSVGRules(t *testing.T) {
 				`x.svg:1:69: <style>: the selector names #header, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="header" or remove the selector`,
 				`x.svg:1:118: <style>: the selector names #main, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="main" or remove the selector`,
 			}},
+		{"an id selector of <metadata>, which is never published", svgDoc(`<metadata id="m"/><style>#m{fill:red}</style><path fill="url(#m)" d="M0 0"/>`), false,
+			[]string{
+				`x.svg:1:87: <style>: the selector names #m, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="m" or remove the selector`,
+			}},
+		{"a paint server in <metadata>, which is never published", svgDoc(`<metadata id="m"/><path fill="url(#m)" d="M0 0"/>`), false,
+			[]string{"x.svg:1:91: url() refers to #m, which this file does not have; add the element or remove the reference"}},
 		{"root transform attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" transform="scale(40)"><path d="M0 0"/></svg>`, false,
 			[]string{"x.svg:1:61: transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content"}},
 		{"root overflow and transform in a style attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" style="overflow:visible;-webkit-transform:translate(9px,9px)"><path d="M0 0"/></svg>`, false,

@@ -331,8 +331,8 @@ func renameIDs(d *Document, prefix string) {
 		}
 	})
 	// An href that leads nowhere, or that its element does not use, draws
-	// nothing: it goes, and a <use> with it (inline in a page, the id
-	// could be one of the page's).
+	// nothing: it goes (inline in a page, the id could be one of the
+	// page's), and a <use> with it, unless something names the <use>'s id.
 	exists := map[string]bool{}
 	walkElements(d.Root, func(n *Node) {
 		if id, ok := n.Attr("id"); ok {
@@ -350,7 +350,7 @@ func renameIDs(d *Document, prefix string) {
 			if v := strings.TrimSpace(a.Value); uses && strings.HasPrefix(v, "#") && exists[v[1:]] {
 				continue
 			}
-			if n.Local == "use" {
+			if id, ok := n.Attr("id"); n.Local == "use" && (!ok || !refs[id]) {
 				dropped = append(dropped, n)
 			}
 			n.RemoveAttr(i)

@@ -102,6 +102,8 @@ func TestOptimiseDropsInert(t *testing.T) {
 			root + `<g id="a"/><use href="#a"/></svg>`},
 		{"an empty group a rule may give a filter", root + `<style>.f{opacity:.5}</style><g class="f"/></svg>`,
 			root + `<style>.f{opacity:.5}</style><g class="f"/></svg>`},
+		{"a <use> that draws nothing, named by a selector", root + `<style>#u{opacity:.5}</style><use id="u" href="#nothing"/><g id="e"/></svg>`,
+			root + `<style>#a{opacity:.5}</style><use id="a"/></svg>`},
 		{"the content of a pattern", root + `<pattern id="p" width="1" height="1"><g/></pattern><path fill="url(#p)" d="M0 0h1v1z"/></svg>`,
 			root + `<pattern id="a" width="1" height="1"><g/></pattern><path fill="url(#a)" d="M0 0h1v1z"/></svg>`},
 	} {
