@@ -240,7 +240,8 @@ type parser struct {
 	probs problem.List
 
 	stack    []*Node
-	ns       []nsBinding // in-scope prefixes, innermost last
+	ns       []nsBinding         // in-scope prefixes, innermost last
+	inScope  map[string][]string // the URIs each prefix is bound to, innermost last
 	elements int
 	root     *Node
 	text     textRun
@@ -304,7 +305,9 @@ func (p *parser) parse() {
 		}
 		p.fail(off, problem.EncodingInvalid, "is not valid UTF-8; save it as UTF-8")
 	}
-	p.ns = []nsBinding{{"xml", NSXML, 0}, {"xmlns", NSXMLNS, 0}}
+	p.inScope = map[string][]string{}
+	p.bind(nsBinding{"xml", NSXML, 0})
+	p.bind(nsBinding{"xmlns", NSXMLNS, 0})
 	if bytes.HasPrefix(src, []byte("<?xml")) && len(src) > 5 && isSpace(src[5]) {
 		p.xmlDecl()
 	}
@@ -707,12 +710,12 @@ func (p *parser) startTag() {
 		n.Attrs = append(n.Attrs, a)
 		switch {
 		case a.Prefix == "" && a.Local == "xmlns":
-			p.ns = append(p.ns, nsBinding{"", a.Value, depth})
+			p.bind(nsBinding{"", a.Value, depth})
 		case a.Prefix == "xmlns":
 			if a.Local == "xmlns" || a.Local == "xml" && a.Value != NSXML || a.Value == "" {
 				p.syntax(a.off, "the namespace declaration %s=%q is not allowed", a.Name(), a.Value)
 			}
-			p.ns = append(p.ns, nsBinding{a.Local, a.Value, depth})
+			p.bind(nsBinding{a.Local, a.Value, depth})
 		}
 	}
 	n.end = i
@@ -781,17 +784,27 @@ func (p *parser) endTag() {
 	p.i = i + 1
 }
 
+// bind declares a namespace prefix for the element at b.depth and those
+// inside it.
+func (p *parser) bind(b nsBinding) {
+	p.ns = append(p.ns, b)
+	p.inScope[b.prefix] = append(p.inScope[b.prefix], b.uri)
+}
+
 func (p *parser) popNS(depth int) {
 	for len(p.ns) > 0 && p.ns[len(p.ns)-1].depth >= depth && depth > 0 {
+		b := p.ns[len(p.ns)-1]
 		p.ns = p.ns[:len(p.ns)-1]
+		uris := p.inScope[b.prefix]
+		p.inScope[b.prefix] = uris[:len(uris)-1]
 	}
 }
 
+// lookup returns the URI prefix is bound to, from a map rather than a
+// walk of every binding in scope: a file can hold thousands.
 func (p *parser) lookup(prefix string) (string, bool) {
-	for i := len(p.ns) - 1; i >= 0; i-- {
-		if p.ns[i].prefix == prefix {
-			return p.ns[i].uri, true
-		}
+	if uris := p.inScope[prefix]; len(uris) > 0 {
+		return uris[len(uris)-1], true
 	}
 	return "", prefix == ""
 }
