@@ -59,8 +59,16 @@ func Check(d *Document, rules Rules) (*Info, problem.List) {
 // CheckMemo is Check with the path data's checks remembered in m (see
 // Memo); m may be nil.
 func CheckMemo(d *Document, rules Rules, m *Memo) (*Info, problem.List) {
+	return checkWithin(d, rules, m, MaxResolveSteps)
+}
+
+// checkWithin is CheckMemo with a budget of steps of its own: the re-check
+// of what the optimiser writes gets more than its source had, so that a
+// source accepted near the budget is never refused as published.
+func checkWithin(d *Document, rules Rules, m *Memo, steps int) (*Info, problem.List) {
 	c := &checker{d: d, rules: rules, memo: m, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]applied{},
-		orig: map[*Node]props{}, acyclic: map[*Node]bool{}, servers: map[serverOf]*Node{}, checked: map[gradientUse]bool{}}
+		orig: map[*Node]props{}, acyclic: map[*Node]bool{}, servers: map[serverOf]*Node{}, checked: map[gradientUse]bool{},
+		maxSteps: steps}
 	c.check()
 	return c.info, c.probs
 }
@@ -85,6 +93,7 @@ type checker struct {
 	expansionReported   bool
 
 	steps         int  // of resolving styles and references: see spend
+	maxSteps      int  // the budget of steps
 	stepsReported bool // MaxResolveSteps are spent
 	// Memos of the walk that draws the document (refs.go), so that what an
 	// element or a chain of references gives is worked out once.

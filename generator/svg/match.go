@@ -17,17 +17,17 @@ import (
 const MaxResolveSteps = 1_000_000
 
 // spend counts n steps of resolving styles and references, at the
-// element or text at; it returns false once MaxResolveSteps are spent,
+// element or text at; it returns false once the budget is spent,
 // which it reports once: every walk that spends then stops.
 func (c *checker) spend(n int, at *Node) bool {
 	if c.stepsReported {
 		return false
 	}
-	if c.steps += n; c.steps <= MaxResolveSteps {
+	if c.steps += n; c.steps <= c.maxSteps {
 		return true
 	}
 	c.stepsReported = true
-	c.errorf(c.d.Pos(at), problem.SVGTooComplex, "its <style> rules and references take more than %d steps to resolve (a logo's take a few thousand); use fewer rules, rules that select fewer elements, or shorter chains of references", MaxResolveSteps)
+	c.errorf(c.d.Pos(at), problem.SVGTooComplex, "its <style> rules and references take more than %d steps to resolve (a logo's take a few thousand); use fewer rules, rules that select fewer elements, or shorter chains of references", c.maxSteps)
 	return false
 }
 

@@ -157,7 +157,7 @@ func matchAgainstBacktracking(t *testing.T, rng *rand.Rand) {
 	for k, r := range rules {
 		sh.rules = append(sh.rules, sheetRule{selectors: r.selectors, decls: []*decl{{prop: "fill", order: k}}})
 	}
-	c := &checker{d: d, decls: map[*Node][]applied{}, sheets: []sheet{sh}}
+	c := &checker{d: d, decls: map[*Node][]applied{}, sheets: []sheet{sh}, maxSteps: MaxResolveSteps}
 	c.resolveSelectors()
 	m := &matcher{c: c, names: map[*Node]*nodeNames{}, at: d.Root}
 	walkElements(d.Root, func(n *Node) {
@@ -188,7 +188,7 @@ func TestRulesApplyInOrder(t *testing.T) {
 	src := svgDoc(`<style>.a path{fill:red} #p{stroke:blue} path.b, .a .b, #p.b{opacity:.5} g > .b{fill:green}</style>` +
 		`<g class="a"><path id="p" class="b" d="M0 0"/></g>`)
 	d := mustParse(t, []byte(src))
-	c := &checker{d: d, rules: Rules{}, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]applied{},
+	c := &checker{d: d, rules: Rules{}, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]applied{}, maxSteps: MaxResolveSteps,
 		orig: map[*Node]props{}, acyclic: map[*Node]bool{}, servers: map[serverOf]*Node{}, checked: map[gradientUse]bool{}}
 	c.element(d.Root, false)
 	c.resolveSelectors()

@@ -136,7 +136,7 @@ func finish(src *Document, data []byte, paths []string, minified bool, info *Inf
 	if final == nil {
 		return nil, fmt.Errorf("the optimised file is not well-formed (%s)", firstMessage(probs))
 	}
-	finalInfo, probs := CheckMemo(final, opts.Rules, opts.Memo)
+	finalInfo, probs := checkWithin(final, opts.Rules, opts.Memo, 2*MaxResolveSteps)
 	if err := probs.Errors(); len(err) > 0 {
 		return nil, fmt.Errorf("the optimised file fails the checks (%s)", firstMessage(err))
 	}
