@@ -188,16 +188,16 @@ func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 
 // buildRun is one build process being watched for its temporary tree.
 type buildRun struct {
-	cmd    *exec.Cmd
-	dir    string
+	cmd *exec.Cmd
+	dir string
 	// before are the inodes of the standby tree and of dist when the
 	// build started (0 for none): after a swap, the standby is the old
 	// dist.
 	before  [2]uint64
 	started time.Time
-	done   chan error
-	err    error
-	exited bool
+	done    chan error
+	err     error
+	exited  bool
 }
 
 // inode is the inode of the folder dir/name, 0 when there is none, and
