@@ -230,9 +230,9 @@ func moreSpecific(a, b [3]int) bool {
 	return false
 }
 
-// The results of matching part of a selector: it matches; it fails here
-// but may match further up; or it cannot match anywhere further up, so
-// the matching stops there rather than try every ancestor again.
+// matchResult is what matching part of a selector gives: it matches; it
+// fails here but may match further up; or it cannot match anywhere further
+// up, so the matching stops there rather than try every ancestor again.
 type matchResult uint8
 
 const (
