@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -108,6 +109,32 @@ func TestGeneratedBadInput(t *testing.T) {
 			line := "# " + strings.Repeat("x", 1022) + "\n"
 			os.WriteFile(filepath.Join(dir, "acme/logo.yaml"), []byte(testMeta("Acme", "#FC6D26")+strings.Repeat(line, 10<<10)), 0o644)
 		}, "[file-too-large] src/acme/logo.yaml: is 10496100 bytes; the limit is 64 KiB\n"},
+		{"20,000 nested @media blocks", func(t *testing.T, dir string) {
+			// 240 KB, under the size limit: the nesting limit refuses it
+			// at the ninth block, before any of it is read further.
+			const n = 20000
+			writeFile(t, filepath.Join(dir, "acme/wordmark.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>`+
+				strings.Repeat("@media all{", n)+".a{fill:red}"+strings.Repeat("}", n)+`</style><path class="a" d="M0 0h1v1z"/></svg>`))
+		}, "[svg-css-too-deep] src/acme/wordmark.svg:1:166: <style>: CSS blocks are nested more than 8 levels deep (@media in @media ...); a logo's stylesheet needs two: flatten the rules\n"},
+		{"3,000 nested calc(", func(t *testing.T, dir string) {
+			// Deeper than the minifier's own limit, which it reports as an
+			// error the build would have blamed on itself.
+			const n = 3000
+			writeFile(t, filepath.Join(dir, "acme/wordmark.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>.a{stroke-width:`+
+				strings.Repeat("calc(", n)+"1"+strings.Repeat(")", n)+`}</style><path class="a" d="M0 0h1v1z"/></svg>`))
+		}, "[svg-css-too-deep] src/acme/wordmark.svg:1:164: <style>: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out\n"},
+		{"2,000 conditional fills inherited by 9,000 shapes", func(t *testing.T, dir string) {
+			// 320 KB: resolving what each shape paints would take 18
+			// million values; the budget of steps refuses it first.
+			var b strings.Builder
+			b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" class="r"><style>`)
+			for i := range 2000 {
+				fmt.Fprintf(&b, "@media all{.r{fill:#%06x}.c{fill:#%06x}}", i, i)
+			}
+			b.WriteString("</style>" + strings.Repeat(`<path class="c" d="M0 0"/>`, 9000) + "</svg>")
+			writeFile(t, filepath.Join(dir, "acme/wordmark.svg"), []byte(b.String()))
+		}, "[svg-large] src/acme/wordmark.svg: warning: is 322091 bytes, over 256 KiB; a logo rarely needs that much: it may want re-exporting with simpler paths and no embedded images or fonts\n" +
+			"[svg-too-complex] src/acme/wordmark.svg:1:78: its <style> rules and references take more than 1000000 steps to resolve (a logo's take a few thousand); use fewer rules, rules that select fewer elements, or shorter chains of references\n"},
 		{"symlink out of the tree", func(t *testing.T, dir string) {
 			secret := filepath.Join(t.TempDir(), "secret.svg")
 			os.WriteFile(secret, []byte(testIcon), 0o644)

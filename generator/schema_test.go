@@ -247,6 +247,7 @@ var srcSchemaExceptions = map[string]string{
 	// the editor's YAML parser, not the schema, reports these.
 	"yaml-tabs/acme/logo.yaml":           "not valid YAML (a tab in the indentation)",
 	"yaml-not-utf8/acme/logo.yaml":       "not UTF-8 text",
+	"yaml-utf16-no-bom/acme/logo.yaml":   "UTF-16 text, which a YAML parser reads as control characters",
 	"yaml-duplicate-keys/acme/logo.yaml": "a key twice in one mapping: YAML forbids it and a JSON object cannot hold it",
 	"yaml-alias-bomb/acme/logo.yaml":     "an alias bomb: YAML decoders give up before a JSON value exists",
 	// YAML structure that is gone by the time a JSON value exists.

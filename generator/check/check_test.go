@@ -349,3 +349,30 @@ func TestParsesPerVariant(t *testing.T) {
 		t.Errorf("checking and rendering %d variants parsed %d times, want %d (3 a variant)", variants, parses, want)
 	}
 }
+
+// TestIDPrefixIsUnique publishes names from slugs, variants and class
+// names chosen to meet under a looser prefix ("bad" with "icon-x", and
+// "bad-icon" with "x"), and finds every published name made once.
+func TestIDPrefixIsUnique(t *testing.T) {
+	slugs := []string{"bad", "bad-icon", "bad-icon-icon", "icon", "a-icon-mono", "a", "a-icon", "1password", "x-wordmark", "x"}
+	names := []string{"x", "icon-x", "icon--x", "-x", "--icon--x", "mono--x", "a", "dark--a", "_1password--icon--a"}
+	seen := map[string]string{}
+	for _, slug := range slugs {
+		for _, variant := range source.Variants {
+			for _, name := range names {
+				got := check.IDPrefix(slug, variant) + name
+				what := slug + " " + variant + " " + name
+				if first, dup := seen[got]; dup {
+					t.Errorf("%s and %s both publish %q", first, what, got)
+				}
+				seen[got] = what
+			}
+		}
+	}
+	if got, want := check.IDPrefix("github", "icon-mono"), "github--icon-mono--"; got != want {
+		t.Errorf("IDPrefix(github, icon-mono) = %q, want %q", got, want)
+	}
+	if got, want := check.IDPrefix("1password", "icon"), "_1password--icon--"; got != want {
+		t.Errorf("IDPrefix(1password, icon) = %q, want %q", got, want)
+	}
+}

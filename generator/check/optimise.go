@@ -35,11 +35,16 @@ func optimise(l *Logo, memo *svg.Memo) problem.List {
 	return probs
 }
 
-// IDPrefix is what the ids of a published variant start with: the slug
-// and the variant ("github-icon-mono-"), after "_" when the slug starts
-// with a digit, as an id selector cannot.
+// IDPrefix is what the ids of a published variant, and the classes its
+// <style> selects, start with: the slug and the variant, each followed by
+// "--" ("github--icon-mono--"), after "_" when the slug starts with a
+// digit, as an id selector cannot. A slug holds no "--", nor does a
+// variant, so a published name splits at its first two "--" into the one
+// slug and variant it can come from: no two logos or variants share a
+// name, whatever the source names (slug bad with class icon-x, and slug
+// bad-icon with class x, publish bad--icon--icon-x and bad-icon--icon--x).
 func IDPrefix(slug, variant string) string {
-	p := slug + "-" + variant + "-"
+	p := slug + "--" + variant + "--"
 	if p[0] >= '0' && p[0] <= '9' {
 		p = "_" + p
 	}

@@ -144,7 +144,9 @@ const (
 	XMLInvalid Code = "xml-invalid"
 	// XMLNotAllowed: a DOCTYPE, an entity declaration or a processing instruction.
 	XMLNotAllowed Code = "xml-not-allowed"
-	// SVGTooComplex: more elements, nesting, attributes or drawn copies than a logo needs.
+	// SVGTooComplex: more elements, nesting, attributes or drawn copies than
+	// a logo needs, or more steps to match its <style> rules and resolve
+	// its paint and references.
 	SVGTooComplex Code = "svg-too-complex"
 	// SVGElementNotAllowed: an element outside the allowlist.
 	SVGElementNotAllowed Code = "svg-element-not-allowed"
@@ -177,6 +179,12 @@ const (
 	// @media, a property or function outside the allowlist, a selector
 	// that could reach outside the logo.
 	SVGCSSNotAllowed Code = "svg-css-not-allowed"
+	// SVGCSSTooDeep: CSS blocks (@media in @media) or functions and
+	// parentheses (calc( in calc() nested deeper than a logo needs.
+	SVGCSSTooDeep Code = "svg-css-too-deep"
+	// SVGRootStyle: styling of the root <svg> that moves it, resizes it or
+	// lets it paint outside its box when it is inlined in a page.
+	SVGRootStyle Code = "svg-root-style"
 	// SVGMonoColour: icon-mono paints something other than currentColor.
 	SVGMonoColour Code = "svg-mono-colour"
 	// SVGSpacePreserve: text under xml:space="preserve" whose spaces the optimiser would collapse.

@@ -18,6 +18,7 @@ import (
 
 	"logoindex/generator/internal/fuzzy"
 	"logoindex/generator/internal/spdx"
+	"logoindex/generator/internal/textenc"
 	"logoindex/generator/problem"
 	"logoindex/internal/escape"
 )
@@ -240,6 +241,10 @@ func ParseCategories(f *File) ([]Category, problem.List) {
 // are the vector of alias bombs).
 func parseYAMLRoot(f *File, want yaml.Kind, wantDesc string, probs *problem.List) *yaml.Node {
 	data := f.Data
+	if enc := textenc.Sniff(data); enc != "" {
+		probs.Errorf(problem.EncodingInvalid, f.Path, 1, 1, "is saved as %s, not UTF-8; save it as UTF-8", textenc.Describe(enc))
+		return nil
+	}
 	if !utf8.Valid(data) {
 		line, col := invalidUTF8Pos(data)
 		probs.Errorf(problem.EncodingInvalid, f.Path, line, col, "is not valid UTF-8; save it as UTF-8")

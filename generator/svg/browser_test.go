@@ -4,18 +4,12 @@ import (
 	"context"
 	"fmt"
 	"html"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
 
 	"logoindex/internal/browsertest"
 )
@@ -56,45 +50,7 @@ func acceptedFiles(t *testing.T) (names []string, outs [][]byte) {
 // every URL the page asked for besides itself.
 func pageRequests(t *testing.T, ctx context.Context, page string) []string {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, page)
-	}))
-	defer srv.Close()
-	tab, cancel := chromedp.NewContext(ctx)
-	defer cancel()
-	var mu sync.Mutex
-	var urls []string
-	if err := chromedp.Listen(tab, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
-			mu.Lock()
-			urls = append(urls, e.Request.URL)
-			mu.Unlock()
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Run(tab, chromedp.Steps(
-		chromedp.Navigate(srv.URL+"/"),
-		chromedp.WaitReady("body"),
-		// Lazy work (fonts, images, styles applied late) gets a moment.
-		chromedp.Sleep(time.Second),
-	)); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	var out []string
-	for _, u := range urls {
-		if u != srv.URL+"/" && !strings.HasPrefix(u, "data:") {
-			out = append(out, u)
-		}
-	}
-	return out
+	return browsertest.Load(t, ctx, page).Requests()
 }
 
 // TestInlineInBrowser inlines every file the checker accepts, as

@@ -59,7 +59,16 @@ func Check(d *Document, rules Rules) (*Info, problem.List) {
 // CheckMemo is Check with the path data's checks remembered in m (see
 // Memo); m may be nil.
 func CheckMemo(d *Document, rules Rules, m *Memo) (*Info, problem.List) {
-	c := &checker{d: d, rules: rules, memo: m, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]decl{}}
+	return checkWithin(d, rules, m, MaxResolveSteps)
+}
+
+// checkWithin is CheckMemo with a budget of steps of its own: the re-check
+// of what the optimiser writes gets more than its source had, so that a
+// source accepted near the budget is never refused as published.
+func checkWithin(d *Document, rules Rules, m *Memo, steps int) (*Info, problem.List) {
+	c := &checker{d: d, rules: rules, memo: m, info: &Info{}, ids: map[string]*Node{}, decls: map[*Node][]applied{},
+		orig: map[*Node]props{}, acyclic: map[*Node]bool{}, servers: map[serverOf]*Node{}, checked: map[gradientUse]bool{},
+		maxSteps: steps}
 	c.check()
 	return c.info, c.probs
 }
@@ -73,12 +82,25 @@ type checker struct {
 
 	ids    map[string]*Node // the first element with each id
 	sheets []sheet          // the <style> elements
-	decls  map[*Node][]decl // presentation attributes and style declarations of each element
-	refs   []reference      // every reference, checked once all ids are known
-	order  int              // declarations in document order
+	// selectorIDs are the ids <style> selectors name, to check once every
+	// id of the document is known.
+	selectorIDs []selectorID
+	decls       map[*Node][]applied // presentation attributes and style declarations of each element
+	refs        []reference         // every reference, checked once all ids are known
+	order       int                 // declarations in document order
 
 	monoDefaultReported bool
 	expansionReported   bool
+
+	steps         int  // of resolving styles and references: see spend
+	maxSteps      int  // the budget of steps
+	stepsReported bool // MaxResolveSteps are spent
+	// Memos of the walk that draws the document (refs.go), so that what an
+	// element or a chain of references gives is worked out once.
+	orig    map[*Node]props    // origProps
+	acyclic map[*Node]bool     // elements whose href chain ends without a cycle
+	servers map[serverOf]*Node // the element of a href chain whose children serve a gradient or pattern
+	checked map[gradientUse]bool
 }
 
 type sheet struct {
@@ -114,10 +136,13 @@ func (c *checker) check() {
 		return
 	}
 	c.element(root, false)
+	c.checkSelectorIDs()
 	if len(c.probs.Errors()) > 0 {
 		return // references and paint mean little in a document that is refused anyway
 	}
 	c.resolveSelectors()
+	c.sortDecls()
+	c.checkRootStyle()
 	c.checkReferences()
 	if len(c.probs.Errors()) > 0 {
 		return
@@ -149,8 +174,9 @@ func (c *checker) checkRoot(n *Node) bool {
 		w, _ := n.Attr("width")
 		h, _ := n.Attr("height")
 		hint := ""
-		if plainNumber(w) > 0 && plainNumber(h) > 0 {
-			hint = fmt.Sprintf(`, for example viewBox="0 0 %s %s" from its width and height`, strings.TrimSpace(w), strings.TrimSpace(h))
+		if pw, ph := plainNumber(w), plainNumber(h); pw > 0 && ph > 0 {
+			// The numbers alone: a viewBox takes no units ("24px" is not one).
+			hint = fmt.Sprintf(`, for example viewBox="0 0 %s %s" from its width and height`, formatNumber(pw), formatNumber(ph))
 		}
 		c.errorf(pos, problem.SVGViewBoxInvalid, `root <svg> has no viewBox; add viewBox="0 0 <width> <height>"%s`, hint)
 		return true
@@ -187,13 +213,19 @@ func parseViewBox(s string) (vb [4]float64, msg string) {
 	return vb, ""
 }
 
+// plainNumber reads a width or height in user units ("24" or "24px"),
+// or returns 0.
 func plainNumber(s string) float64 {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "px"), 64)
-	if err != nil {
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || v > MaxNumber {
 		return 0
 	}
 	return v
 }
+
+// formatNumber writes v as a viewBox takes it: the shortest decimal, no
+// exponent, no unit.
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // element checks n and its content. preserve says xml:space="preserve" is
 // in effect.
@@ -342,7 +374,8 @@ func (c *checker) attr(n *Node, a *Attr) {
 			c.errorf(pos, problem.SVGValueInvalid, "id is empty; give it a name or remove it")
 		} else if first, dup := c.ids[a.Value]; dup {
 			c.errorf(pos, problem.SVGIDDuplicate, "id %q is also used at line %d; ids must be unique", a.Value, c.d.Pos(first).Line)
-		} else {
+		} else if n.Local != "metadata" {
+			// <metadata> is never published: nothing may refer to it.
 			c.ids[a.Value] = n
 		}
 	case kindClass:
@@ -429,7 +462,7 @@ const (
 	originInline        // a style attribute
 )
 
-// decl is one declaration that applies to an element.
+// decl is one declaration, checked.
 type decl struct {
 	prop      string
 	text      string // the value as written
@@ -438,13 +471,20 @@ type decl struct {
 	pos       problem.Pos
 	important bool
 	origin    int
-	spec      [3]int // a rule's specificity: ids, classes, types
 	order     int
 	media     string // the @media condition it depends on, "" for none
 }
 
+// applied is a declaration that applies to an element: a rule's is shared
+// by every element the rule matches, each with the specificity of the
+// rule's most specific selector that matches it.
+type applied struct {
+	*decl
+	spec [3]int // ids, classes, types; zero but for a rule's
+}
+
 // outranks reports whether d wins over e in the cascade.
-func (d *decl) outranks(e *decl) bool {
+func (d applied) outranks(e applied) bool {
 	if d.important != e.important {
 		return d.important
 	}
@@ -452,11 +492,7 @@ func (d *decl) outranks(e *decl) bool {
 		return d.origin > e.origin
 	}
 	if d.spec != e.spec {
-		for i := range d.spec {
-			if d.spec[i] != e.spec[i] {
-				return d.spec[i] > e.spec[i]
-			}
-		}
+		return moreSpecific(d.spec, e.spec)
 	}
 	return d.order > e.order
 }
@@ -515,7 +551,7 @@ func (c *checker) declaration(n *Node, d cssDecl, at func(int) problem.Pos, orig
 		}
 	}
 	if n != nil {
-		c.decls[n] = append(c.decls[n], *out)
+		c.decls[n] = append(c.decls[n], applied{decl: out})
 	}
 	return out
 }
@@ -579,15 +615,7 @@ func (c *checker) stylesheet(style, t *Node) {
 	for i := range rules {
 		r := &rules[i]
 		for _, s := range r.selectors {
-			last := s.compounds[len(s.compounds)-1]
-			if len(last.ids) == 0 && len(last.classes) == 0 {
-				c.errorf(at(s.off), problem.SVGCSSNotAllowed, "<style>: the selector would also style the page around the logo when the SVG is inlined in HTML; select by class or id, for example .st0")
-			}
-			for _, cp := range s.compounds {
-				if cp.typ != "" && cp.typ != "*" && !allowedElement(cp.typ) {
-					c.errorf(at(s.off), problem.SVGCSSNotAllowed, "<style>: the selector names <%s>, which a logo cannot hold", cp.typ)
-				}
-			}
+			c.scopeSelector(s, at)
 		}
 		sr := sheetRule{selectors: r.selectors}
 		for _, d := range r.decls {
@@ -595,9 +623,31 @@ func (c *checker) stylesheet(style, t *Node) {
 				sr.decls = append(sr.decls, out)
 			}
 		}
+		sr.decls = winners(sr.decls)
 		sh.rules = append(sh.rules, sr)
 	}
 	c.sheets = append(c.sheets, sh)
+}
+
+// winners keeps of the declarations of one rule the one of each property
+// that wins within the rule (the last !important, else the last), in
+// their order: the others never apply, whatever the rule matches, and a
+// rule that repeats a property thousands of times is applied once per
+// element, not thousands of times.
+func winners(ds []*decl) []*decl {
+	win := map[string]*decl{}
+	for _, d := range ds {
+		if w := win[d.prop]; w == nil || d.important || !w.important {
+			win[d.prop] = d
+		}
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if win[d.prop] == d {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // hasJavascriptURL reports whether s holds "javascript:" once white space

@@ -1,9 +1,11 @@
 package svg
 
 import (
-	"logoindex/generator/problem"
 	"strings"
 	"testing"
+	"unicode/utf16"
+
+	"logoindex/generator/problem"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -36,6 +38,14 @@ func TestCheckSVGGood(t *testing.T) {
 		{"media query for dark mode", svgDoc(`<style>.a{fill:#000}@media (prefers-color-scheme: dark){.a{fill:#fff}}</style><path class="a" d="M0 0"/>`), false},
 		{"vendor-prefixed property", svgDoc(`<path style="-webkit-filter:none;-inkscape-stroke:none" d="M0 0"/>`), false},
 		{"mono transparent", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><rect fill="transparent" width="1" height="1"/></svg>`, true},
+		{"@media and functions nested to the limits", svgDoc(`<style>` + strings.Repeat("@media all{", MaxCSSBlockDepth-1) +
+			`.a{stroke-width:` + strings.Repeat("calc(", MaxCSSFunctionDepth) + "1" + strings.Repeat(")", MaxCSSFunctionDepth) + `}` +
+			strings.Repeat("}", MaxCSSBlockDepth-1) + `</style><path class="a" d="M0 0"/>`), false},
+		{"descendant of the file's own class", svgDoc(`<style>.st0 path{fill:red}.st0 > g > .b{fill:blue}svg .c{fill:green}</style><g class="st0"><g><path class="b" d="M0 0"/></g><path d="M0 0"/></g><path class="c" d="M0 0"/>`), false},
+		{"id selectors of the file's own ids, in @media too", svgDoc(`<style>#a{fill:red}@media (prefers-color-scheme:dark){@media screen{g #a{fill:blue}}}</style><g><path id="a" d="M0 0"/></g>`), false},
+		{"root styles that keep the logo in its box", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24px" overflow="hidden" class="r" ` +
+			`style="filter:grayscale(100%);opacity:.5;mix-blend-mode:multiply"><style>.r{font-size:12px;clip:auto}</style><path d="M0 0"/></svg>`, false},
+		{"a root sized in em, with a line height", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="1em" height="1em" style="flex:none;line-height:1"><path d="M0 0"/></svg>`, false},
 		{"fractional viewBox", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 24.25 1e1"><path d="M0 0"/></svg>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,6 +70,22 @@ func TestCheckSVGRules(t *testing.T) {
 		{"white space only", " \n", false, []string{"x.svg: is empty; it must hold an <svg> element"}},
 		{"png", "\x89PNG\r\n\x1a\n\x00\x00", false, []string{"x.svg: is a PNG image, not an SVG; export the logo as SVG"}},
 		{"not UTF-8", svgDoc("<title>caf\xe9</title>"), false, []string{"x.svg:1:71: is not valid UTF-8; save it as UTF-8"}},
+		{"UTF-16LE with a BOM", encodeUTF16(`<?xml version="1.0" encoding="UTF-16"?>`+svgDoc(""), false, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-16LE without a BOM", encodeUTF16(svgDoc(""), false, false), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-16BE with a BOM", encodeUTF16(svgDoc(""), true, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (big-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-16BE without a BOM", encodeUTF16(`<?xml version="1.0" encoding="UTF-16BE"?>`+svgDoc(""), true, false), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (big-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-32LE with a BOM", encodeUTF32(svgDoc(""), false, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-32 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"UTF-32BE without a BOM", encodeUTF32(svgDoc(""), true, false), false,
+			[]string{"x.svg:1:1: is saved as UTF-32 (big-endian), not UTF-8; save it as UTF-8"}},
+		{"a UTF-8 BOM before a UTF-16 one", "\xEF\xBB\xBF" + encodeUTF16(svgDoc(""), false, true), false,
+			[]string{"x.svg:1:1: is saved as UTF-16 (little-endian), not UTF-8; save it as UTF-8"}},
+		{"a UTF-8 BOM and a UTF-16 declaration", "\xEF\xBB\xBF" + `<?xml version="1.0" encoding="UTF-16"?>` + svgDoc(""), false,
+			[]string{`x.svg:1:1: declares encoding "UTF-16"; save the file as UTF-8 and drop the encoding`}},
 		{"latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?>` + svgDoc(""), false,
 			[]string{`x.svg:1:1: declares encoding "ISO-8859-1"; save the file as UTF-8 and drop the encoding`}},
 		{"not well-formed", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><path d="M0 0"></svg>`, false,
@@ -86,6 +112,10 @@ func TestCheckSVGRules(t *testing.T) {
 			[]string{"x.svg:1:98: element <svg:path> uses a namespace prefix for SVG; write <path> in the default namespace"}},
 		{"no viewBox", `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="16"/>`, false,
 			[]string{`x.svg:1:1: root <svg> has no viewBox; add viewBox="0 0 <width> <height>", for example viewBox="0 0 24 16" from its width and height`}},
+		{"no viewBox, size in px", `<svg xmlns="http://www.w3.org/2000/svg" width="24px" height=" 16.50px "/>`, false,
+			[]string{`x.svg:1:1: root <svg> has no viewBox; add viewBox="0 0 <width> <height>", for example viewBox="0 0 24 16.5" from its width and height`}},
+		{"no viewBox, size in another unit", `<svg xmlns="http://www.w3.org/2000/svg" width="2em" height="1E1"/>`, false,
+			[]string{`x.svg:1:1: root <svg> has no viewBox; add viewBox="0 0 <width> <height>"`}},
 		{"viewBox three numbers", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24"/>`, false,
 			[]string{`x.svg:1:1: viewBox="0 0 24" must be four numbers: min-x min-y width height`}},
 		{"viewBox zero width", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0 24"/>`, false,
@@ -155,6 +185,49 @@ func TestCheckSVGRules(t *testing.T) {
 			[]string{"x.svg:1:88: style attribute uses image-set(): only colour, arithmetic, transform and filter functions are allowed; remove it"}},
 		{"background in style attribute", svgDoc(`<path style="background:red" d="M0 0"/>`), false,
 			[]string{"x.svg:1:74: style attribute: the CSS property background is not one a logo may use (see the allowlist in docs/security.md); remove it"}},
+		{"@media nested past the limit", svgDoc(`<style>` + strings.Repeat("@media all{", MaxCSSBlockDepth) + `.a{fill:red}` + strings.Repeat("}", MaxCSSBlockDepth) + `</style><path class="a" d="M0 0"/>`), false,
+			[]string{"x.svg:1:158: <style>: CSS blocks are nested more than 8 levels deep (@media in @media ...); a logo's stylesheet needs two: flatten the rules"}},
+		{"braces nested past the limit in a style attribute", svgDoc(`<path style="fill:red;` + strings.Repeat("{", 20000) + `" d="M0 0"/>`), false,
+			[]string{"x.svg:1:91: style attribute: CSS blocks are nested more than 8 levels deep (@media in @media ...); a logo's stylesheet needs two: flatten the rules"}},
+		{"calc( nested past the limit in <style>", svgDoc(`<style>.a{stroke-width:` + strings.Repeat("calc(", 1000) + "1" + strings.Repeat(")", 1000) + `}</style><path class="a" d="M0 0"/>`), false,
+			[]string{"x.svg:1:164: <style>: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
+		{"functions nested past the limit in a presentation attribute", svgDoc(`<path fill="` + strings.Repeat("rgb(", MaxCSSFunctionDepth+1) + `" d="M0 0"/>`), false,
+			[]string{"x.svg:1:137: attribute fill: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
+		{"parentheses nested past the limit in @media", svgDoc(`<style>@media ` + strings.Repeat("(", 3000) + `</style>`), false,
+			[]string{"x.svg:1:91: <style>: CSS functions and parentheses are nested more than 16 levels deep; a logo's values need two or three: write the value out"}},
+		{"element selectors", svgDoc(`<style>path{fill:red}g > path, * {fill:blue}</style><g><path d="M0 0"/></g>`), false,
+			[]string{
+				`x.svg:1:68: <style>: the selector "path" selects by element names only, so inlined in a page it would style the page around the logo too; select by a class or id of this file, for example .st0 or .st0 path`,
+				`x.svg:1:82: <style>: the selector "g > path" selects by element names only, so inlined in a page it would style the page around the logo too; select by a class or id of this file, for example .st0 or .st0 g > path`,
+				`x.svg:1:92: <style>: the selector "*" selects by element names only, so inlined in a page it would style the page around the logo too; select by a class or id of this file, for example .st0 or .st0 *`,
+			}},
+		{"id selectors of ids the file lacks", svgDoc(`<style>#header{display:none}@media all{@media screen{.a #main > #a{fill:red}}}</style><path id="a" class="a" d="M0 0"/>`), false,
+			[]string{
+				`x.svg:1:69: <style>: the selector names #header, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="header" or remove the selector`,
+				`x.svg:1:118: <style>: the selector names #main, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="main" or remove the selector`,
+			}},
+		{"an id selector of <metadata>, which is never published", svgDoc(`<metadata id="m"/><style>#m{fill:red}</style><path fill="url(#m)" d="M0 0"/>`), false,
+			[]string{
+				`x.svg:1:87: <style>: the selector names #m, which no element of this file has: inlined in a page it would select the page's element with that id; give an element of the logo id="m" or remove the selector`,
+			}},
+		{"a paint server in <metadata>, which is never published", svgDoc(`<metadata id="m"/><path fill="url(#m)" d="M0 0"/>`), false,
+			[]string{"x.svg:1:91: url() refers to #m, which this file does not have; add the element or remove the reference"}},
+		{"root transform attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" transform="scale(40)"><path d="M0 0"/></svg>`, false,
+			[]string{"x.svg:1:61: transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content"}},
+		{"root overflow and transform in a style attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" style="overflow:visible;-webkit-transform:translate(9px,9px)"><path d="M0 0"/></svg>`, false,
+			[]string{
+				"x.svg:1:68: overflow on the root <svg> lets whatever is drawn outside the viewBox paint over the page around the logo when it is inlined; remove it",
+				"x.svg:1:85: -webkit-transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content",
+			}},
+		{"root styles from rules that match it", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="1em" class="r"><style>.r{transform:scale(9)}@media print{svg.r{display:none;filter:drop-shadow(0 0 9px red)}}.r{font:90px serif}</style><path d="M0 0"/></svg>`, false,
+			[]string{
+				"x.svg:1:93: transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content",
+				"x.svg:1:131: display on the root <svg> changes how the page around the logo is laid out when it is inlined; remove it",
+				"x.svg:1:144: filter on the root <svg> paints outside the logo's box, over the page around it, when it is inlined; put the filter on a <g> around the content",
+				"x.svg:1:180: font on the root <svg> sets the size of the em its width or height is given in, so it resizes the logo's box in the page; remove it, or give the size in other units",
+			}},
+		{"root overflow attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" overflow="visible"><path d="M0 0"/></svg>`, false,
+			[]string{"x.svg:1:61: overflow on the root <svg> lets whatever is drawn outside the viewBox paint over the page around the logo when it is inlined; remove it"}},
 		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxDepth+5) + strings.Repeat("</g>", MaxDepth+5)), false,
 			[]string{"x.svg:1:358: elements are nested more than 100 levels deep; flatten the groups"}},
 		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxElements+1)), false,
@@ -165,6 +238,10 @@ func TestCheckSVGRules(t *testing.T) {
 			[]string{"x.svg:1:67: text outside the <svg> element; remove it"}},
 		{"duplicate attribute", svgDoc(`<path d="M0 0" d="M1 1"/>`), false,
 			[]string{"x.svg:1:76: is not well-formed XML: attribute d appears twice on <path>; keep one"}},
+		{"a name with a letter of XML's fifth edition only", svgDoc("<\u07af/>"), false,
+			[]string{"x.svg:1:62: a name has the character U+07AF; the names of elements and attributes in an SVG logo are ASCII"}},
+		{"an attribute name with a Latin letter", svgDoc("<path caf\u00e9=\"1\" d=\"M0 0\"/>"), false,
+			[]string{"x.svg:1:70: a name has the character U+00E9; the names of elements and attributes in an SVG logo are ASCII"}},
 		{"undeclared prefix", svgDoc(`<x:thing/>`), false,
 			[]string{"x.svg:1:61: element <x:thing> uses the undeclared namespace prefix \"x\"; declare it or remove the element"}},
 		{"xml:space preserve with runs", svgDoc(`<text xml:space="preserve">a  b</text>`), false,
@@ -237,6 +314,41 @@ func problemStrings(l problem.List) []string {
 		out = append(out, p.Error())
 	}
 	return out
+}
+
+// encodeUTF16 returns s in UTF-16, big- or little-endian, with or without
+// a byte-order mark, as an editor saves it.
+func encodeUTF16(s string, big, bom bool) string {
+	units := utf16.Encode([]rune(s))
+	if bom {
+		units = append([]uint16{0xFEFF}, units...)
+	}
+	var b []byte
+	for _, u := range units {
+		if big {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
+}
+
+// encodeUTF32 is encodeUTF16 for UTF-32.
+func encodeUTF32(s string, big, bom bool) string {
+	rs := []rune(s)
+	if bom {
+		rs = append([]rune{0xFEFF}, rs...)
+	}
+	var b []byte
+	for _, r := range rs {
+		if big {
+			b = append(b, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
+		} else {
+			b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		}
+	}
+	return string(b)
 }
 
 // checkBytes parses and checks data as the pipeline does.

@@ -87,14 +87,29 @@ func (r *cssReader) errorf(off int, code problem.Code, format string, args ...an
 	r.errs = append(r.errs, cssError{off, code, fmt.Sprintf(format, args...)})
 }
 
+// Nesting limits of CSS, as MaxDepth is of elements. A logo's stylesheet
+// nests a rule in @media, two blocks, and its values a colour or a calc()
+// in a function, two or three levels; the limits bound the recursion of
+// every reader of CSS, the optimiser's and the minifier's included.
+const (
+	// MaxCSSBlockDepth bounds the nesting of blocks: "@media { .a { } }" is two.
+	MaxCSSBlockDepth = 8
+	// MaxCSSFunctionDepth bounds the nesting of functions, parentheses and
+	// brackets: "rgb(calc(1))" is two.
+	MaxCSSFunctionDepth = 16
+)
+
 // lexCSS splits text into tokens, dropping comments and nesting function
 // arguments under their function. It refuses escapes, CDO/CDC and bad
-// strings or URLs.
+// strings or URLs. Past a nesting limit it stops and returns no tokens,
+// with the error that says so: nothing of the text is read further.
 func lexCSS(text string) ([]cssToken, []cssError) {
 	l := css.NewLexer(parse.NewInputString(text))
 	r := &cssReader{}
 	var stack [][]cssToken
 	var cur []cssToken
+	var open []css.TokenType // the functions, parentheses and brackets open, innermost last
+	blocks := 0
 	off := 0
 	for {
 		tt, data := l.Next()
@@ -131,12 +146,16 @@ func lexCSS(text string) ([]cssToken, []cssError) {
 			r.errorf(t.off, problem.SVGCSSInvalid, "url( is not closed with )")
 			t.bad = true
 		}
+		if !nest(r, t, &open, &blocks) {
+			return nil, r.errs
+		}
 		switch {
 		case tt == css.FunctionToken:
 			stack = append(stack, append(cur, t))
 			cur = nil
 			continue
-		case tt == css.RightParenthesisToken && len(stack) > 0:
+		case tt == css.RightParenthesisToken && len(stack) > 0 && open[len(open)-1] == css.FunctionToken:
+			open = open[:len(open)-1]
 			top := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			top[len(top)-1].args = cur
@@ -153,6 +172,36 @@ func lexCSS(text string) ([]cssToken, []cssError) {
 		cur = top
 	}
 	return cur, r.errs
+}
+
+// nest keeps count of the blocks and of the functions, parentheses and
+// brackets open before t, and reports a nesting limit passed at t, which
+// ends the lexing (false). A ")" that closes a function is left for
+// lexCSS to pop, with the function's arguments.
+func nest(r *cssReader, t cssToken, open *[]css.TokenType, blocks *int) bool {
+	switch t.tt {
+	case css.LeftBraceToken:
+		if *blocks++; *blocks > MaxCSSBlockDepth {
+			r.errorf(t.off, problem.SVGCSSTooDeep, "CSS blocks are nested more than %d levels deep (@media in @media ...); a logo's stylesheet needs two: flatten the rules", MaxCSSBlockDepth)
+			return false
+		}
+	case css.RightBraceToken:
+		*blocks = max(*blocks-1, 0)
+	case css.FunctionToken, css.LeftParenthesisToken, css.LeftBracketToken:
+		if *open = append(*open, t.tt); len(*open) > MaxCSSFunctionDepth {
+			r.errorf(t.off, problem.SVGCSSTooDeep, "CSS functions and parentheses are nested more than %d levels deep; a logo's values need two or three: write the value out", MaxCSSFunctionDepth)
+			return false
+		}
+	case css.RightParenthesisToken, css.RightBracketToken:
+		want := css.LeftBracketToken
+		if t.tt == css.RightParenthesisToken {
+			want = css.LeftParenthesisToken
+		}
+		if n := len(*open); n > 0 && ((*open)[n-1] == want) {
+			*open = (*open)[:n-1]
+		}
+	}
+	return true
 }
 
 // readStylesheet reads the text of a <style> element.
@@ -404,7 +453,7 @@ func (r *cssReader) selector(toks []cssToken) (cssSelector, bool) {
 			}
 			continue
 		case t.tt == css.DelimToken && t.data == ">":
-			if !have && len(s.compounds) == 0 || child {
+			if !have && (len(s.compounds) == 0 || child) {
 				r.errorf(t.off, problem.SVGCSSInvalid, "%q needs an element on each side", ">")
 				return s, false
 			}
@@ -413,9 +462,7 @@ func (r *cssReader) selector(toks []cssToken) (cssSelector, bool) {
 			continue
 		}
 		if pending {
-			keep := child
-			finish()
-			child = keep
+			finish() // white space between two compounds: a descendant
 		}
 		switch {
 		case t.tt == css.IdentToken && !have:

@@ -1,6 +1,7 @@
 package svg
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -57,4 +58,51 @@ func FuzzContainsFold(f *testing.F) {
 			t.Errorf("containsFold(%q, %q) = %t, want %t", s, sub, !want, want)
 		}
 	})
+}
+
+// TestSelectorCombinators reads selectors into compounds and combinators,
+// written back with " " for a descendant and " > " for a child.
+func TestSelectorCombinators(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{".a", ".a"},
+		{".a path", ".a path"},
+		{".a > path", ".a > path"},
+		{".a>path", ".a > path"},
+		{".a > g > path", ".a > g > path"},
+		{".a > g path", ".a > g path"},
+		{".a g > path", ".a g > path"},
+		{"svg  >  .b   .c", "svg > .b .c"},
+		{"g#x.a.b path", "g#x.a.b path"},
+		{"> .a", `error: ">" needs an element on each side`},
+		{".a >", `error: ">" needs an element on each side`},
+		{".a > > .b", `error: ">" needs an element on each side`},
+	} {
+		rules, errs := readStylesheet(tc.in + "{fill:red}")
+		var got string
+		switch {
+		case len(errs) > 0:
+			got = "error: " + errs[0].msg
+		case len(rules) != 1 || len(rules[0].selectors) != 1:
+			got = fmt.Sprintf("%d rules", len(rules))
+		default:
+			s := rules[0].selectors[0]
+			var b strings.Builder
+			for i, c := range s.compounds {
+				if i > 0 {
+					b.WriteString(map[bool]string{true: " > ", false: " "}[s.child[i-1]])
+				}
+				b.WriteString(c.typ)
+				for _, id := range c.ids {
+					b.WriteString("#" + id.name)
+				}
+				for _, cl := range c.classes {
+					b.WriteString("." + cl.name)
+				}
+			}
+			got = b.String()
+		}
+		if got != tc.want {
+			t.Errorf("%q reads as %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"logoindex/generator/internal/textenc"
 	"logoindex/generator/problem"
 )
 
@@ -239,7 +240,8 @@ type parser struct {
 	probs problem.List
 
 	stack    []*Node
-	ns       []nsBinding // in-scope prefixes, innermost last
+	ns       []nsBinding         // in-scope prefixes, innermost last
+	inScope  map[string][]string // the URIs each prefix is bound to, innermost last
 	elements int
 	root     *Node
 	text     textRun
@@ -287,6 +289,9 @@ func (p *parser) parse() {
 		p.fail(-1, problem.SVGInvalid, "is empty; it must hold an <svg> element")
 	case bytes.HasPrefix(src, []byte("\x89PNG")):
 		p.fail(-1, problem.SVGInvalid, "is a PNG image, not an SVG; export the logo as SVG")
+	case textenc.Sniff(src) != "":
+		// Before the NUL check: UTF-16 and UTF-32 text is full of them.
+		p.fail(0, problem.EncodingInvalid, "is saved as %s, not UTF-8; save it as UTF-8", textenc.Describe(textenc.Sniff(src)))
 	case bytes.IndexByte(src, 0) >= 0:
 		p.fail(-1, problem.SVGInvalid, "holds binary data (a NUL byte), not SVG text")
 	case !utf8.Valid(src):
@@ -300,7 +305,9 @@ func (p *parser) parse() {
 		}
 		p.fail(off, problem.EncodingInvalid, "is not valid UTF-8; save it as UTF-8")
 	}
-	p.ns = []nsBinding{{"xml", NSXML, 0}, {"xmlns", NSXMLNS, 0}}
+	p.inScope = map[string][]string{}
+	p.bind(nsBinding{"xml", NSXML, 0})
+	p.bind(nsBinding{"xmlns", NSXMLNS, 0})
 	if bytes.HasPrefix(src, []byte("<?xml")) && len(src) > 5 && isSpace(src[5]) {
 		p.xmlDecl()
 	}
@@ -703,12 +710,12 @@ func (p *parser) startTag() {
 		n.Attrs = append(n.Attrs, a)
 		switch {
 		case a.Prefix == "" && a.Local == "xmlns":
-			p.ns = append(p.ns, nsBinding{"", a.Value, depth})
+			p.bind(nsBinding{"", a.Value, depth})
 		case a.Prefix == "xmlns":
 			if a.Local == "xmlns" || a.Local == "xml" && a.Value != NSXML || a.Value == "" {
 				p.syntax(a.off, "the namespace declaration %s=%q is not allowed", a.Name(), a.Value)
 			}
-			p.ns = append(p.ns, nsBinding{a.Local, a.Value, depth})
+			p.bind(nsBinding{a.Local, a.Value, depth})
 		}
 	}
 	n.end = i
@@ -777,22 +784,36 @@ func (p *parser) endTag() {
 	p.i = i + 1
 }
 
+// bind declares a namespace prefix for the element at b.depth and those
+// inside it.
+func (p *parser) bind(b nsBinding) {
+	p.ns = append(p.ns, b)
+	p.inScope[b.prefix] = append(p.inScope[b.prefix], b.uri)
+}
+
 func (p *parser) popNS(depth int) {
 	for len(p.ns) > 0 && p.ns[len(p.ns)-1].depth >= depth && depth > 0 {
+		b := p.ns[len(p.ns)-1]
 		p.ns = p.ns[:len(p.ns)-1]
+		uris := p.inScope[b.prefix]
+		p.inScope[b.prefix] = uris[:len(uris)-1]
 	}
 }
 
+// lookup returns the URI prefix is bound to, from a map rather than a
+// walk of every binding in scope: a file can hold thousands.
 func (p *parser) lookup(prefix string) (string, bool) {
-	for i := len(p.ns) - 1; i >= 0; i-- {
-		if p.ns[i].prefix == prefix {
-			return p.ns[i].uri, true
-		}
+	if uris := p.inScope[prefix]; len(uris) > 0 {
+		return uris[len(uris)-1], true
 	}
 	return "", prefix == ""
 }
 
-// nameEnd returns the end of the XML name at src[i:], or i.
+// nameEnd returns the end of the XML name at src[i:], or i. A name of a
+// logo is ASCII: XML 1.0 allows more, but the editions disagree on which
+// letters (encoding/xml keeps to the fourth), no name of the allowlist or
+// of an editor's metadata needs them, and a name two readers spell alike
+// is one fewer place where they could see two documents.
 func (p *parser) nameEnd(i int) int {
 	j := i
 	for j < len(p.src) {
@@ -804,11 +825,10 @@ func (p *parser) nameEnd(i int) int {
 			j++
 			continue
 		}
-		r, n := utf8.DecodeRune(p.src[j:])
-		if !isNameRune(r, j == i) {
-			break
+		if r, _ := utf8.DecodeRune(p.src[j:]); isNameRune(r, j == i) {
+			p.fail(j, problem.XMLInvalid, "a name has the character U+%04X; the names of elements and attributes in an SVG logo are ASCII", r)
 		}
-		j += n
+		break
 	}
 	return j
 }
@@ -836,7 +856,7 @@ func isNameByte(c byte) bool {
 }
 
 // isNameRune reports whether a non-ASCII r may appear in an XML name (XML
-// 1.0 fifth edition, productions 4 and 4a).
+// 1.0 fifth edition, productions 4 and 4a): nameEnd refuses it by name.
 func isNameRune(r rune, first bool) bool {
 	switch {
 	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF, r >= 0x370 && r <= 0x37D,

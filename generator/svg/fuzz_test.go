@@ -256,7 +256,69 @@ func FuzzInlineHTML(f *testing.F) {
 		if msg := inlineProblem(r.Data, r.Doc); msg != "" {
 			t.Fatalf("%s\ninput:  %q\noutput: %q", msg, data, r.Data)
 		}
+		if msg := scopeProblem(r.Doc, "p-"); msg != "" {
+			t.Fatalf("%s\ninput:  %q\noutput: %q", msg, data, r.Data)
+		}
 	})
+}
+
+// scopeProblem returns what, in a published document whose names start
+// with prefix, could select outside it, or "": a selector of a <style>
+// with no compound anchored at a prefixed class or id, or an id selector
+// of an id the document lacks.
+func scopeProblem(d *Document, prefix string) string {
+	ids := map[string]bool{}
+	var sheets []string
+	walkElements(d.Root, func(n *Node) {
+		if id, ok := n.Attr("id"); ok {
+			ids[id] = true
+		}
+		if n.IsSVG("style") {
+			for _, k := range n.Children {
+				sheets = append(sheets, k.Text)
+			}
+		}
+	})
+	for _, text := range sheets {
+		rules, _ := readStylesheet(text)
+		for _, r := range rules {
+			for _, s := range r.selectors {
+				anchored := false
+				for _, c := range s.compounds {
+					for _, id := range c.ids {
+						if !ids[id.name] {
+							return "the selector " + selectorText(s) + " names an id the document lacks"
+						}
+						anchored = anchored || strings.HasPrefix(id.name, prefix)
+					}
+					for _, cl := range c.classes {
+						anchored = anchored || strings.HasPrefix(cl.name, prefix)
+					}
+				}
+				if !anchored {
+					return "the selector " + selectorText(s) + " is not anchored at a prefixed name"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// TestScopeProblemCanFail makes sure the property FuzzInlineHTML holds
+// the output to sees a selector that reaches outside.
+func TestScopeProblemCanFail(t *testing.T) {
+	for _, bad := range []string{
+		svgDoc(`<style>.p-a path{fill:red}.b{fill:red}</style>`),
+		svgDoc(`<style>@media all{@media all{path{fill:red}}}</style>`),
+		svgDoc(`<style>#p-a{fill:red}</style>`),
+	} {
+		if scopeProblem(mustParse(t, []byte(bad)), "p-") == "" {
+			t.Errorf("no problem found in %s", bad)
+		}
+	}
+	if msg := scopeProblem(mustParse(t, []byte(svgDoc(`<style>.p-a path,#p-b{fill:red}</style><path id="p-b" d="M0 0"/>`))), "p-"); msg != "" {
+		t.Errorf("a scoped sheet: %s", msg)
+	}
 }
 
 // inlineProblem returns what is wrong with out, inlined in an HTML page

@@ -85,6 +85,16 @@ func TestSVGToJSX(t *testing.T) {
 			},
 		},
 		{
+			name: "a <style> prefixes selectors in nested @media",
+			svg:  `<svg ` + ns + ` viewBox="0 0 1 1"><style>@media all{@media screen{.a #b{fill:#abc}}.c{fill:red}}</style><path class="a c" id="b" d="M0 0"/></svg>`,
+			want: JSX{
+				Attrs: ns + ` viewBox="0 0 1 1"`,
+				Body: "<style>{`@media all{@media screen{.${p}a #${p}b{fill:#abc}}.${p}c{fill:red}}`}</style>\n" +
+					"<path className={`${p}a ${p}c`} id={`${p}b`} d=\"M0 0\" />",
+				Width: "1em", Height: "1em", UsesPrefix: true,
+			},
+		},
+		{
 			name: "a <style> prefixes ids and classes in selectors and url()",
 			svg: `<svg ` + ns + ` viewBox="0 0 1 1" class="root x"><style>/* .no */ .a, #b > .c:not(.d) { fill: url(#g); color: #abc }` +
 				`@media (min-width: 1.5px) { .e{stroke:red} } @keyframes k { 0.5% { opacity: 1 } } [data-x=".y"] { fill: red }` +

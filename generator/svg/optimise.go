@@ -130,12 +130,13 @@ func finish(src *Document, data []byte, paths []string, minified bool, info *Inf
 		}
 	}
 	renameIDs(d, opts.IDPrefix)
+	dropInert(d)
 	out := d.Bytes()
 	final, probs := Parse(src.Path, out)
 	if final == nil {
 		return nil, fmt.Errorf("the optimised file is not well-formed (%s)", firstMessage(probs))
 	}
-	finalInfo, probs := CheckMemo(final, opts.Rules, opts.Memo)
+	finalInfo, probs := checkWithin(final, opts.Rules, opts.Memo, 2*MaxResolveSteps)
 	if err := probs.Errors(); len(err) > 0 {
 		return nil, fmt.Errorf("the optimised file fails the checks (%s)", firstMessage(err))
 	}
@@ -330,8 +331,8 @@ func renameIDs(d *Document, prefix string) {
 		}
 	})
 	// An href that leads nowhere, or that its element does not use, draws
-	// nothing: it goes, and a <use> with it (inline in a page, the id
-	// could be one of the page's).
+	// nothing: it goes (inline in a page, the id could be one of the
+	// page's), and a <use> with it, unless something names the <use>'s id.
 	exists := map[string]bool{}
 	walkElements(d.Root, func(n *Node) {
 		if id, ok := n.Attr("id"); ok {
@@ -349,7 +350,7 @@ func renameIDs(d *Document, prefix string) {
 			if v := strings.TrimSpace(a.Value); uses && strings.HasPrefix(v, "#") && exists[v[1:]] {
 				continue
 			}
-			if n.Local == "use" {
+			if id, ok := n.Attr("id"); n.Local == "use" && (!ok || !refs[id]) {
 				dropped = append(dropped, n)
 			}
 			n.RemoveAttr(i)
@@ -439,6 +440,88 @@ func renameIDs(d *Document, prefix string) {
 	})
 }
 
+// dropInert removes what design tools write and no renderer draws, once
+// renameIDs has removed the ids nothing refers to: enable-background, in a
+// style attribute too (no browser implements it; roundPrecision removes
+// the attribute), and the empty groups removableGroup allows, which may
+// have had an id until then.
+func dropInert(d *Document) {
+	styled := hasElement(d.Root, "style")
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		for i := 0; i < len(n.Attrs); i++ {
+			a := &n.Attrs[i]
+			switch {
+			case a.Space != "":
+			case a.Local == "enable-background":
+				n.RemoveAttr(i)
+				i--
+			case a.Local == "style" && containsFold(a.Value, "enable-background"):
+				if v := withoutDecl(a.Value, "enable-background"); v != "" {
+					n.SetAttr(i, v)
+				} else {
+					n.RemoveAttr(i)
+					i--
+				}
+			}
+		}
+		kids := n.Children[:0]
+		for _, k := range n.Children {
+			if k.Type == ElementNode {
+				walk(k)
+				if removableGroup(k, styled) {
+					continue
+				}
+			}
+			kids = append(kids, k)
+		}
+		clear(n.Children[len(kids):])
+		n.Children = kids
+	}
+	walk(d.Root)
+}
+
+// removableGroup reports whether n is a <g> with nothing in it that draws
+// nothing and that nothing can refer to: it has no id, no filter (which can
+// draw a region of its own), no class a <style> (styled) may give a filter,
+// and it is not a pattern's only content, without which the pattern would
+// take the content of the pattern its href names.
+func removableGroup(n *Node, styled bool) bool {
+	if !n.IsSVG("g") || !isEmpty(n) || n.Parent != nil && n.Parent.IsSVG("pattern") {
+		return false
+	}
+	for _, a := range n.Attrs {
+		switch {
+		case a.Space != "":
+		case a.Local == "id" || a.Local == "filter":
+			return false
+		case a.Local == "class" && styled:
+			return false
+		case a.Local == "style" && containsFold(a.Value, "filter"):
+			return false
+		}
+	}
+	return true
+}
+
+// withoutDecl returns a style attribute without its declarations of prop,
+// the others written back as they were read.
+func withoutDecl(style, prop string) string {
+	decls, _ := readDeclarations(style)
+	var parts []string
+	for _, d := range decls {
+		if d.prop == prop {
+			continue
+		}
+		v := d.prop + ":" + cssText(d.value)
+		if d.important {
+			v += "!important"
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, ";")
+}
+
 // shortName returns the i-th short id: a ... z, A ... Z, aa, ab ...
 func shortName(i int) string {
 	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -457,18 +540,27 @@ func shortName(i int) string {
 }
 
 // rewriteCSS renames the ids of url(#id) references in CSS text and, in a
-// stylesheet, the #id and .class names of its selectors. Everything else
-// is written back as read, but for comments, which are dropped.
+// stylesheet, the #id and .class names of its selectors, at any depth of
+// @media. Everything else is written back as read, but for comments,
+// which are dropped.
 func rewriteCSS(text string, sheet bool, id, class func(string) (string, bool)) string {
 	toks, _ := lexCSS(text)
 	var b strings.Builder
-	depth := 0 // braces open: selectors are read where depth is 0, or 1 inside @media
-	inMedia := false
-	var write func(toks []cssToken)
-	write = func(toks []cssToken) {
+	// blocks holds, for each block open, whether it holds rules (an
+	// @media block) rather than declarations; selectors are read outside
+	// any block and in blocks of rules, up to the block they select for.
+	var blocks []bool
+	atRule, media := false, false // reading an at-rule's prelude; it is @media
+	// write writes toks; in the arguments of a function (top false) they
+	// are part of a selector as the function is (inSelector).
+	var write func(toks []cssToken, top, inSelector bool)
+	write = func(toks []cssToken, top, inSelector bool) {
 		for i := 0; i < len(toks); i++ {
 			t := toks[i]
-			selector := sheet && (depth == 0 || inMedia && depth == 1)
+			selector := inSelector
+			if top {
+				selector = sheet && !atRule && (len(blocks) == 0 || blocks[len(blocks)-1])
+			}
 			switch {
 			case t.tt == css.URLToken:
 				// Only the id changes: quotes and spaces stay as written.
@@ -490,23 +582,24 @@ func rewriteCSS(text string, sheet bool, id, class func(string) (string, bool)) 
 					i++
 					continue
 				}
-			case t.tt == css.AtKeywordToken && depth == 0:
-				inMedia = strings.EqualFold(t.data, "@media")
+			case !top:
+			case t.tt == css.AtKeywordToken && (len(blocks) == 0 || blocks[len(blocks)-1]):
+				atRule, media = true, strings.EqualFold(t.data, "@media")
 			case t.tt == css.LeftBraceToken:
-				depth++
-			case t.tt == css.RightBraceToken:
-				depth--
-				if depth == 0 {
-					inMedia = false
-				}
+				blocks = append(blocks, atRule && media)
+				atRule = false
+			case t.tt == css.SemicolonToken && atRule:
+				atRule = false
+			case t.tt == css.RightBraceToken && len(blocks) > 0:
+				blocks = blocks[:len(blocks)-1]
 			}
 			b.WriteString(t.data)
 			if t.tt == css.FunctionToken {
-				write(t.args)
+				write(t.args, false, selector)
 				b.WriteByte(')')
 			}
 		}
 	}
-	write(toks)
+	write(toks, true, false)
 	return b.String()
 }

@@ -2,6 +2,7 @@ package svg
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"logoindex/generator/problem"
@@ -16,104 +17,6 @@ import (
 const MaxExpansion = 20000
 
 // References, the cascade, and what a renderer draws.
-
-// resolveSelectors records on every element the declarations of the
-// <style> rules that match it, with the specificity of the most specific
-// matching selector.
-func (c *checker) resolveSelectors() {
-	if len(c.sheets) == 0 {
-		return
-	}
-	walkElements(c.d.Root, func(n *Node) {
-		for _, sh := range c.sheets {
-			for _, r := range sh.rules {
-				best, hit := [3]int{}, false
-				for _, s := range r.selectors {
-					if matchSelector(s, len(s.compounds)-1, n) {
-						if sp := specificity(s); !hit || sp[0] > best[0] || sp[0] == best[0] && (sp[1] > best[1] || sp[1] == best[1] && sp[2] > best[2]) {
-							best = sp
-						}
-						hit = true
-					}
-				}
-				if !hit {
-					continue
-				}
-				for _, d := range r.decls {
-					dd := *d
-					dd.spec = best
-					c.decls[n] = append(c.decls[n], dd)
-				}
-			}
-		}
-	})
-}
-
-func walkElements(n *Node, fn func(*Node)) {
-	if n.Type != ElementNode || editorNamespaces[n.Space] {
-		return
-	}
-	fn(n)
-	for _, k := range n.Children {
-		walkElements(k, fn)
-	}
-}
-
-// matchSelector reports whether compounds[:i+1] of s match n, compound i
-// on n itself.
-func matchSelector(s cssSelector, i int, n *Node) bool {
-	if n == nil || n.Type != ElementNode || !matchCompound(s.compounds[i], n) {
-		return false
-	}
-	if i == 0 {
-		return true
-	}
-	if s.child[i-1] {
-		return matchSelector(s, i-1, n.Parent)
-	}
-	for p := n.Parent; p != nil; p = p.Parent {
-		if matchSelector(s, i-1, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func matchCompound(c cssCompound, n *Node) bool {
-	if n.Space != NSSVG || c.typ != "" && c.typ != "*" && c.typ != n.Local {
-		return false
-	}
-	if len(c.ids) > 0 {
-		id, _ := n.Attr("id")
-		for _, want := range c.ids {
-			if want.name != id {
-				return false
-			}
-		}
-	}
-	if len(c.classes) > 0 {
-		class, _ := n.Attr("class")
-		have := strings.Fields(class)
-		for _, want := range c.classes {
-			if !slices.Contains(have, want.name) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func specificity(s cssSelector) [3]int {
-	var sp [3]int
-	for _, c := range s.compounds {
-		sp[0] += len(c.ids)
-		sp[1] += len(c.classes)
-		if c.typ != "" && c.typ != "*" {
-			sp[2]++
-		}
-	}
-	return sp
-}
 
 // refTargets says which elements each kind of reference may point at.
 var refTargets = map[string][]string{
@@ -143,13 +46,8 @@ func (c *checker) checkReferences() {
 		}
 		if r.from != nil && r.what != "url()" && r.from.Local != "use" && r.from.Local != "textPath" {
 			// Gradients, patterns and filters inherit along href chains.
-			seen := map[*Node]bool{r.from: true}
-			for n := t; n != nil; n = c.ids[strings.TrimPrefix(hrefOf(n), "#")] {
-				if seen[n] {
-					c.errorf(r.pos, problem.SVGReferenceCycle, "%s on <%s> leads back to it through the href of #%s: a reference cycle; break the cycle", r.what, r.from.Local, n.Attr0("id"))
-					break
-				}
-				seen[n] = true
+			if n := c.chainCycle(r.from, t); n != nil {
+				c.errorf(r.pos, problem.SVGReferenceCycle, "%s on <%s> leads back to it through the href of #%s: a reference cycle; break the cycle", r.what, r.from.Local, n.Attr0("id"))
 			}
 		}
 		if r.from != nil && r.what != "url()" {
@@ -161,6 +59,32 @@ func (c *checker) checkReferences() {
 			}
 		}
 	}
+}
+
+// chainCycle follows the href chain from t, which from refers to, and
+// returns the first element it comes back to, or nil when the chain ends.
+// A chain found to end is remembered, so that a thousand gradients that
+// each refer to the next are followed once, not a thousand times.
+func (c *checker) chainCycle(from, t *Node) *Node {
+	seen := map[*Node]bool{from: true}
+	var path []*Node
+	for n := t; n != nil; n = c.ids[strings.TrimPrefix(hrefOf(n), "#")] {
+		if c.acyclic[n] {
+			break
+		}
+		if seen[n] {
+			return n
+		}
+		if !c.spend(1, n) {
+			return nil
+		}
+		seen[n] = true
+		path = append(path, n)
+	}
+	for _, n := range path {
+		c.acyclic[n] = true
+	}
+	return nil
 }
 
 // pv is one value a property may take on an element: the cascade's
@@ -187,36 +111,75 @@ var (
 // of its parent (used when nothing sets it or it says inherit) and its
 // initial value (used when nothing sets it and it is not inherited).
 func (c *checker) values(n *Node, prop string, parent []pv, inherited bool, initial []pv) []pv {
-	var ds []*decl
-	for i := range c.decls[n] {
-		if d := &c.decls[n][i]; d.prop == prop {
-			ds = append(ds, d)
+	ds := c.declsOf(n, prop)
+	if len(ds) == 0 {
+		// Nothing sets it: the values are shared, not copied, so that a
+		// long list inherited by thousands of elements costs nothing.
+		if inherited {
+			return parent
 		}
+		return initial
 	}
-	slices.SortFunc(ds, func(a, b *decl) int {
-		if a.outranks(b) {
-			return -1
-		}
-		if b.outranks(a) {
-			return 1
-		}
-		return 0
-	})
 	var out []pv
-	for _, d := range ds {
+	for i := range ds {
+		d := &ds[i]
 		if d.p.kind == paintInherit {
 			out = append(out, parent...)
 		} else {
 			out = append(out, pv{p: d.p, text: d.text, pos: d.pos})
 		}
 		if d.media == "" {
+			c.spend(len(out), n)
 			return out
 		}
 	}
 	if inherited {
-		return append(out, parent...)
+		out = append(out, parent...)
+	} else {
+		out = append(out, initial...)
 	}
-	return append(out, initial...)
+	c.spend(len(out), n)
+	return out
+}
+
+// sortDecls orders the declarations of each element by property and, for
+// one property, from the one that wins the cascade down, so that declsOf
+// finds them without a search or a sort each time an element is drawn.
+// Of each property it keeps the declarations up to the first that holds
+// whatever the @media conditions: those after it never apply.
+func (c *checker) sortDecls() {
+	for n, ds := range c.decls {
+		if !c.spend(len(ds), n) {
+			return
+		}
+		slices.SortFunc(ds, func(a, b applied) int {
+			if a.prop != b.prop {
+				return strings.Compare(a.prop, b.prop)
+			}
+			if a.outranks(b) {
+				return -1
+			}
+			if b.outranks(a) {
+				return 1
+			}
+			return 0
+		})
+		live := ds[:0]
+		for _, d := range ds {
+			if len(live) == 0 || live[len(live)-1].prop != d.prop || live[len(live)-1].media != "" {
+				live = append(live, d)
+			}
+		}
+		c.decls[n] = live
+	}
+}
+
+// declsOf returns the declarations of prop on n, the winner first.
+func (c *checker) declsOf(n *Node, prop string) []applied {
+	ds := c.decls[n]
+	i := sort.Search(len(ds), func(i int) bool { return ds[i].prop >= prop })
+	j := sort.Search(len(ds), func(i int) bool { return ds[i].prop > prop })
+	return ds[i:j]
 }
 
 // propsOf computes n's inherited colour properties from its parent's.
@@ -234,7 +197,12 @@ func (c *checker) origProps(n *Node) props {
 	if n == nil {
 		return props{initialFill, initialStroke, initialColour}
 	}
-	return c.propsOf(n, c.origProps(n.Parent))
+	if p, ok := c.orig[n]; ok {
+		return p
+	}
+	p := c.propsOf(n, c.origProps(n.Parent))
+	c.orig[n] = p
+	return p
 }
 
 // inst is an element as drawn: the chain up leads through the <use>
@@ -244,8 +212,15 @@ type inst struct {
 	up *inst
 }
 
-func (in *inst) has(n *Node) bool {
+// drawing reports whether n is among what draws in, up the chain of the
+// <use> elements and references that brought it in: a reference cycle.
+// The steps up count towards MaxResolveSteps; once they are spent, the
+// walk stops at the next element it would draw.
+func (c *checker) drawing(in *inst, n *Node) bool {
 	for ; in != nil; in = in.up {
+		if !c.spend(1, n) {
+			return false
+		}
 		if in.n == n {
 			return true
 		}
@@ -283,7 +258,7 @@ func (c *checker) count(n *Node) bool {
 // draw walks n as drawn under up; paints says its paints are visible
 // (false inside masks and clip paths).
 func (c *checker) draw(n *Node, up *inst, parent props, paints bool) {
-	if n.Type != ElementNode || n.Space != NSSVG || c.expansionReported {
+	if n.Type != ElementNode || n.Space != NSSVG || c.expansionReported || c.stepsReported {
 		return
 	}
 	if !c.count(n) {
@@ -309,7 +284,7 @@ func (c *checker) draw(n *Node, up *inst, parent props, paints bool) {
 		}
 	case n.Local == "use":
 		if t := c.ids[strings.TrimPrefix(hrefOf(n), "#")]; t != nil {
-			if me.has(t) {
+			if c.drawing(me, t) {
 				c.errorf(c.d.Pos(n), problem.SVGReferenceCycle, "<use> refers to #%s, which contains this <use> or uses it again: a reference cycle draws nothing; break the cycle", t.Attr0("id"))
 				return
 			}
@@ -347,8 +322,11 @@ func (c *checker) drawContent(t *Node, up *inst, parent props, paints bool) {
 // the reference is written. Of several declarations, any that refers to
 // an element counts: each may win under some condition.
 func (c *checker) target(n *Node, prop string) (*Node, problem.Pos, bool) {
-	for _, d := range c.decls[n] {
-		if d.prop == prop && d.ref != "" {
+	for _, d := range c.declsOf(n, prop) {
+		if !c.spend(1, n) {
+			break
+		}
+		if d.ref != "" {
 			if el := c.ids[d.ref]; el != nil {
 				return el, d.pos, true
 			}
@@ -364,7 +342,7 @@ func (c *checker) follow(n *Node, me *inst, prop string, paints bool) {
 	if !ok {
 		return
 	}
-	if me.has(t) {
+	if c.drawing(me, t) {
 		c.errorf(pos, problem.SVGReferenceCycle, "%s refers to #%s, which refers back to this element: a reference cycle; break the cycle", prop, t.Attr0("id"))
 		return
 	}
@@ -431,7 +409,7 @@ func (c *checker) paintValue(n *Node, me *inst, prop string, v pv, colour []pv, 
 		if t == nil {
 			return
 		}
-		if me.has(t) {
+		if c.drawing(me, t) {
 			c.errorf(v.pos, problem.SVGReferenceCycle, "%s refers to #%s, which refers back to this element: a reference cycle; break the cycle", prop, strings.TrimPrefix(v.p.ref, "#"))
 			return
 		}
@@ -456,48 +434,87 @@ func (c *checker) paintValue(n *Node, me *inst, prop string, v pv, colour []pv, 
 // patternContent returns the children of the pattern a pattern's href
 // chain takes them from.
 func (c *checker) patternContent(t *Node) []*Node {
-	seen := map[*Node]bool{}
-	for t != nil && !seen[t] {
-		seen[t] = true
-		if len(t.Elements()) > 0 {
-			return t.Children
-		}
-		t = c.ids[strings.TrimPrefix(hrefOf(t), "#")]
+	if p := c.server(t, false); p != nil {
+		return p.Children
 	}
 	return nil
 }
 
+// server returns the first element of the href chain from t that serves
+// it, or nil: for a gradient the first with stops, for a pattern the first
+// with content. The answer is remembered for every element of the chain
+// up to it, so that each chain is followed once however often it is
+// painted with.
+func (c *checker) server(t *Node, gradient bool) *Node {
+	serves := func(n *Node) bool { return len(n.Elements()) > 0 }
+	if gradient {
+		serves = func(n *Node) bool {
+			return slices.ContainsFunc(n.Children, func(k *Node) bool { return k.IsSVG("stop") })
+		}
+	}
+	var path []*Node
+	seen := map[*Node]bool{}
+	var found *Node
+	for n := t; n != nil && !seen[n]; n = c.ids[strings.TrimPrefix(hrefOf(n), "#")] {
+		if s, ok := c.servers[serverOf{n, gradient}]; ok {
+			found = s
+			break
+		}
+		if !c.spend(1, n) {
+			return nil
+		}
+		if serves(n) {
+			found = n
+			break
+		}
+		seen[n] = true
+		path = append(path, n)
+	}
+	for _, n := range path {
+		c.servers[serverOf{n, gradient}] = found
+	}
+	return found
+}
+
+// serverOf keys the memo of server: an element, as a gradient or a pattern.
+type serverOf struct {
+	n        *Node
+	gradient bool
+}
+
 // gradient checks the stop colours of a gradient, taken from the first
 // gradient of its href chain that has stops.
+// gradientUse is a gradient painted with, visibly or not: what it paints
+// does not depend on who paints with it, so each is checked once.
+type gradientUse struct {
+	g       *Node
+	visible bool
+}
+
 func (c *checker) gradient(g *Node, me *inst, visible bool) {
-	seen := map[*Node]bool{}
-	for g != nil && !seen[g] {
-		seen[g] = true
-		var stops []*Node
-		for _, k := range g.Elements() {
-			if k.IsSVG("stop") {
-				stops = append(stops, k)
+	g = c.server(g, true)
+	if g == nil || c.checked[gradientUse{g, visible}] {
+		return
+	}
+	c.checked[gradientUse{g, visible}] = true
+	inherited := c.values(g, "stop-color", nil, false, initialBlack)
+	for _, s := range g.Elements() {
+		if !s.IsSVG("stop") {
+			continue
+		}
+		for _, v := range c.values(s, "stop-color", inherited, false, initialBlack) {
+			if v.dflt && c.rules.Mono {
+				c.errorf(c.d.Pos(s), problem.SVGMonoColour, `<stop> has no stop-color, so it is black; set stop-color="currentColor"`)
+				return
+			}
+			if v.p.kind == paintCurrent {
+				c.paintValue(s, me, "stop-color", v, c.origProps(s).color, visible)
+				continue
+			}
+			if !c.rules.Mono && visible && v.p.kind == paintColour && v.p.known && !v.p.transparent {
+				c.record(v, v.p.rgb, v.pos)
 			}
 		}
-		if len(stops) > 0 {
-			for _, s := range stops {
-				for _, v := range c.values(s, "stop-color", c.values(g, "stop-color", nil, false, initialBlack), false, initialBlack) {
-					if v.dflt && c.rules.Mono {
-						c.errorf(c.d.Pos(s), problem.SVGMonoColour, `<stop> has no stop-color, so it is black; set stop-color="currentColor"`)
-						return
-					}
-					if v.p.kind == paintCurrent {
-						c.paintValue(s, me, "stop-color", v, c.origProps(s).color, visible)
-						continue
-					}
-					if !c.rules.Mono && visible && v.p.kind == paintColour && v.p.known && !v.p.transparent {
-						c.record(v, v.p.rgb, v.pos)
-					}
-				}
-			}
-			return
-		}
-		g = c.ids[strings.TrimPrefix(hrefOf(g), "#")]
 	}
 }
 

@@ -31,7 +31,8 @@ const maxDecimals = 12
 // become lines and quadratics. It never touches the viewBox, the root's
 // size, gradients, patterns, markers, filters, text, nested viewports,
 // stroke widths or anything under a transform it cannot read. It removes
-// empty groups and defs without an id, attributes set to the value they
+// empty defs without an id and the empty groups removableGroup allows,
+// attributes set to the value they
 // would have anyway, data-* and enable-background attributes and an unused
 // xlink namespace; it keeps <title>, <desc>, role and class. A path is
 // rewritten only where that makes it shorter.
@@ -341,8 +342,8 @@ func (p *precisionPass) element(n *Node, round, isRoot bool, inherited map[strin
 	}
 	n.Children = kept
 	// Empty groups and defs render nothing; an id may still be used.
-	if (local == "g" || local == "defs") && !isRoot && !at.inSwitch {
-		if _, hasID := n.Attr("id"); !hasID && isEmpty(n) {
+	if !isRoot && !at.inSwitch {
+		if _, hasID := n.Attr("id"); local == "g" && removableGroup(n, p.styleElement) || local == "defs" && !hasID && isEmpty(n) {
 			return false
 		}
 	}
