@@ -342,8 +342,8 @@ func regLogoJobs(module string, l *check.Logo, tree map[string]string) []regRend
 				}
 				// The file's ids already start with the slug and variant;
 				// the component adds useId's.
-				if prefix != "" && !regexp.MustCompile(`^[\w-]+-$`).MatchString(prefix) {
-					t.Errorf("%s: id prefix %q is not <useId>-", what, prefix)
+				if prefix != "" && !regexp.MustCompile(`^[\w-]+_$`).MatchString(prefix) {
+					t.Errorf("%s: id prefix %q is not <useId>_", what, prefix)
 				}
 				if diff := svgtest.Compare(shipped, []byte(markup), prefix); diff != "" {
 					t.Errorf("%s: the rendered component differs from %s (-file +component):\n%s", what, "logos/"+l.Slug+"/"+v.Name+".svg", diff)
