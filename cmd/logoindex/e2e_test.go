@@ -143,12 +143,14 @@ const buildBase = "https://cdn.example.com/logos"
 // with `serve -log` on a free port.
 func startSite(t *testing.T, ctx context.Context) *site {
 	t.Helper()
-	s := &site{dist: filepath.Join(t.TempDir(), "dist"), log: newLineLog()}
-	var out, errb bytes.Buffer
-	src := filepath.Join(moduleRoot(t), "source-logos")
-	if err := run(ctx, []string{"build", "-src", src, "-out", s.dist, "-base-url", buildBase}, &out, &errb); err != nil {
-		t.Fatalf("build: %v\n%s", err, errb.String())
-	}
+	return startSiteOf(t, ctx, filepath.Join(moduleRoot(t), "source-logos"), buildBase)
+}
+
+// startSiteOf builds the source folder src for the base URL base into a
+// temporary folder and serves it with `serve -log` on a free port.
+func startSiteOf(t *testing.T, ctx context.Context, src, base string) *site {
+	t.Helper()
+	s := &site{dist: buildSite(t, ctx, src, base), log: newLineLog()}
 	data, err := os.ReadFile(filepath.Join(s.dist, "api", "logos.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +185,18 @@ func startSite(t *testing.T, ctx context.Context) *site {
 	}
 	s.base = m[1]
 	return s
+}
+
+// buildSite builds the source folder src for the base URL base into a
+// temporary folder, which it returns.
+func buildSite(t *testing.T, ctx context.Context, src, base string) string {
+	t.Helper()
+	dist := filepath.Join(t.TempDir(), "dist")
+	var out, errb bytes.Buffer
+	if err := run(ctx, []string{"build", "-src", src, "-out", dist, "-base-url", base}, &out, &errb); err != nil {
+		t.Fatalf("build: %v\n%s", err, errb.String())
+	}
+	return dist
 }
 
 // get fetches a path of the site with Go's client.
@@ -245,10 +259,12 @@ func ready(sel string) chromedp.Action[chromedp.Void] { return chromedp.WaitRead
 // test-output/.
 func screenshot(t *testing.T, ctx context.Context, name string, full bool) {
 	t.Helper()
-	// Wait for the images in view, so the picture shows them.
+	// Wait for the images in view, so the picture shows them. An image in
+	// a card that content-visibility skips is not in view, and its box
+	// may read as at the top of the page.
 	do(t, ctx, js[chromedp.Void](`Promise.all([...document.images]
+		.filter(i => i.checkVisibility({ contentVisibilityAuto: true }))
 		.filter(i => i.loading !== "lazy" || i.getBoundingClientRect().top < innerHeight)
-		.filter(i => getComputedStyle(i).display !== "none")
 		.map(i => i.complete ? i.decode().catch(() => 0) : new Promise(r => { i.onload = i.onerror = r; })))`))
 	shot := chromedp.CaptureScreenshot()
 	if full {
@@ -303,14 +319,19 @@ const (
 	// jsGalleryReady is there once the script has read the cards: it adds
 	// their buttons.
 	jsGalleryReady = `#grid > li .card-actions`
-	// jsContrast lists the text on the page whose colour against its
-	// background is below WCAG AA: 4.5:1, or 3:1 for large text.
-	jsContrast = `(() => {
-		const parse = (s) => { const m = /rgba?\(([^)]+)\)/.exec(s); if (!m) return null;
+	// jsColours defines parse (a CSS colour: rgb and alpha), ratio (the
+	// WCAG contrast of two rgb colours) and bgOf (the opaque background
+	// behind an element) for the scripts below.
+	jsColours = `const parse = (s) => { const m = /rgba?\(([^)]+)\)/.exec(s); if (!m) return null;
 			const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number); return { rgb: p.slice(0, 3), a: p.length > 3 ? p[3] : 1 }; };
 		const lum = (rgb) => { const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
 			return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-		const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c.rgb; } return [255, 255, 255]; };
+		const ratio = (a, b) => { const l1 = lum(a), l2 = lum(b); return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05); };
+		const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c.rgb; } return [255, 255, 255]; };`
+	// jsContrast lists the text on the page whose colour against its
+	// background is below WCAG AA: 4.5:1, or 3:1 for large text.
+	jsContrast = `(() => {
+		` + jsColours + `
 		const bad = []; const seen = new Set();
 		const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 		while (walk.nextNode()) {
@@ -319,10 +340,9 @@ const (
 			seen.add(el);
 			const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
 			if (r.width < 2 || r.height < 2 || cs.visibility === "hidden" || el.closest("[hidden], noscript")) continue;
-			const fg = parse(cs.color).rgb, bg = bgOf(el);
-			const l1 = lum(fg), l2 = lum(bg), ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+			const contrast = ratio(parse(cs.color).rgb, bgOf(el));
 			const size = parseFloat(cs.fontSize), large = size >= 24 || (parseInt(cs.fontWeight, 10) >= 700 && size >= 18.66);
-			if (ratio < (large ? 3 : 4.5)) bad.push(el.tagName + " \"" + n.textContent.trim().slice(0, 40) + "\" " + ratio.toFixed(2) + ":1");
+			if (contrast < (large ? 3 : 4.5)) bad.push(el.tagName + " \"" + n.textContent.trim().slice(0, 40) + "\" " + contrast.toFixed(2) + ":1");
 		}
 		return bad;
 	})()`
