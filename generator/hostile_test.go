@@ -231,6 +231,16 @@ func hostileParseOutputs(t *testing.T, what string, tree map[string]string) *hos
 			for n := range doc.Descendants() {
 				switch n.Type {
 				case html.ElementNode:
+					// A URL shown as text is a run of spans, one for
+					// each part up to a slash (wrapURL): its length
+					// follows the value, and the run is one element of
+					// the structure, its text one text.
+					if urlPart(n) && urlPart(n.PrevSibling) {
+						continue
+					}
+					if urlPart(n) {
+						o.pageText = append(o.pageText, urlPartsText(n))
+					}
 					fmt.Fprintf(&shape, "<%s", n.Data)
 					for _, a := range n.Attr {
 						shape.WriteString(" " + a.Key)
@@ -269,6 +279,22 @@ func hostileParseOutputs(t *testing.T, what string, tree map[string]string) *hos
 		}
 	}
 	return o
+}
+
+// urlPart reports whether n is a span of the parts of a URL wrapURL
+// writes: no attributes, and text alone in it.
+func urlPart(n *html.Node) bool {
+	return n != nil && n.Type == html.ElementNode && n.Data == "span" && len(n.Attr) == 0 &&
+		n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode
+}
+
+// urlPartsText is the text of the run of URL parts that starts at n.
+func urlPartsText(n *html.Node) string {
+	var b strings.Builder
+	for ; urlPart(n); n = n.NextSibling {
+		b.WriteString(n.FirstChild.Data)
+	}
+	return b.String()
 }
 
 func hostileAppendStrings(out []string, v any) []string {

@@ -143,12 +143,14 @@ const buildBase = "https://cdn.example.com/logos"
 // with `serve -log` on a free port.
 func startSite(t *testing.T, ctx context.Context) *site {
 	t.Helper()
-	s := &site{dist: filepath.Join(t.TempDir(), "dist"), log: newLineLog()}
-	var out, errb bytes.Buffer
-	src := filepath.Join(moduleRoot(t), "source-logos")
-	if err := run(ctx, []string{"build", "-src", src, "-out", s.dist, "-base-url", buildBase}, &out, &errb); err != nil {
-		t.Fatalf("build: %v\n%s", err, errb.String())
-	}
+	return startSiteOf(t, ctx, filepath.Join(moduleRoot(t), "source-logos"), buildBase)
+}
+
+// startSiteOf builds the source folder src for the base URL base into a
+// temporary folder and serves it with `serve -log` on a free port.
+func startSiteOf(t *testing.T, ctx context.Context, src, base string) *site {
+	t.Helper()
+	s := &site{dist: buildSite(t, ctx, src, base), log: newLineLog()}
 	data, err := os.ReadFile(filepath.Join(s.dist, "api", "logos.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +185,18 @@ func startSite(t *testing.T, ctx context.Context) *site {
 	}
 	s.base = m[1]
 	return s
+}
+
+// buildSite builds the source folder src for the base URL base into a
+// temporary folder, which it returns.
+func buildSite(t *testing.T, ctx context.Context, src, base string) string {
+	t.Helper()
+	dist := filepath.Join(t.TempDir(), "dist")
+	var out, errb bytes.Buffer
+	if err := run(ctx, []string{"build", "-src", src, "-out", dist, "-base-url", base}, &out, &errb); err != nil {
+		t.Fatalf("build: %v\n%s", err, errb.String())
+	}
+	return dist
 }
 
 // get fetches a path of the site with Go's client.
@@ -245,10 +259,12 @@ func ready(sel string) chromedp.Action[chromedp.Void] { return chromedp.WaitRead
 // test-output/.
 func screenshot(t *testing.T, ctx context.Context, name string, full bool) {
 	t.Helper()
-	// Wait for the images in view, so the picture shows them.
+	// Wait for the images in view, so the picture shows them. An image in
+	// a card that content-visibility skips is not in view, and its box
+	// may read as at the top of the page.
 	do(t, ctx, js[chromedp.Void](`Promise.all([...document.images]
+		.filter(i => i.checkVisibility({ contentVisibilityAuto: true }))
 		.filter(i => i.loading !== "lazy" || i.getBoundingClientRect().top < innerHeight)
-		.filter(i => getComputedStyle(i).display !== "none")
 		.map(i => i.complete ? i.decode().catch(() => 0) : new Promise(r => { i.onload = i.onerror = r; })))`))
 	shot := chromedp.CaptureScreenshot()
 	if full {
@@ -303,14 +319,19 @@ const (
 	// jsGalleryReady is there once the script has read the cards: it adds
 	// their buttons.
 	jsGalleryReady = `#grid > li .card-actions`
-	// jsContrast lists the text on the page whose colour against its
-	// background is below WCAG AA: 4.5:1, or 3:1 for large text.
-	jsContrast = `(() => {
-		const parse = (s) => { const m = /rgba?\(([^)]+)\)/.exec(s); if (!m) return null;
+	// jsColours defines parse (a CSS colour: rgb and alpha), ratio (the
+	// WCAG contrast of two rgb colours) and bgOf (the opaque background
+	// behind an element) for the scripts below.
+	jsColours = `const parse = (s) => { const m = /rgba?\(([^)]+)\)/.exec(s); if (!m) return null;
 			const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number); return { rgb: p.slice(0, 3), a: p.length > 3 ? p[3] : 1 }; };
 		const lum = (rgb) => { const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
 			return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-		const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c.rgb; } return [255, 255, 255]; };
+		const ratio = (a, b) => { const l1 = lum(a), l2 = lum(b); return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05); };
+		const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c.rgb; } return [255, 255, 255]; };`
+	// jsContrast lists the text on the page whose colour against its
+	// background is below WCAG AA: 4.5:1, or 3:1 for large text.
+	jsContrast = `(() => {
+		` + jsColours + `
 		const bad = []; const seen = new Set();
 		const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 		while (walk.nextNode()) {
@@ -319,10 +340,9 @@ const (
 			seen.add(el);
 			const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
 			if (r.width < 2 || r.height < 2 || cs.visibility === "hidden" || el.closest("[hidden], noscript")) continue;
-			const fg = parse(cs.color).rgb, bg = bgOf(el);
-			const l1 = lum(fg), l2 = lum(bg), ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+			const contrast = ratio(parse(cs.color).rgb, bgOf(el));
 			const size = parseFloat(cs.fontSize), large = size >= 24 || (parseInt(cs.fontWeight, 10) >= 700 && size >= 18.66);
-			if (ratio < (large ? 3 : 4.5)) bad.push(el.tagName + " \"" + n.textContent.trim().slice(0, 40) + "\" " + ratio.toFixed(2) + ":1");
+			if (contrast < (large ? 3 : 4.5)) bad.push(el.tagName + " \"" + n.textContent.trim().slice(0, 40) + "\" " + contrast.toFixed(2) + ":1");
 		}
 		return bad;
 	})()`
@@ -879,22 +899,6 @@ func TestLiveReload(t *testing.T) {
 	do(t, page, chromedp.Navigate(base+"/logos/gitlab/"), ready(`#variants-heading`))
 	do(t, gallery, chromedp.Navigate(base+"/"), ready(jsGalleryReady))
 
-	// eventually waits until expr gives want in the tab; the page reloads
-	// meanwhile, so a failed evaluation is tried again.
-	eventually := func(tab context.Context, what, expr, want string) {
-		t.Helper()
-		var got string
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			ectx, ecancel := context.WithTimeout(tab, 5*time.Second)
-			v, err := chromedp.Run(ectx, js[string](expr))
-			ecancel()
-			if err == nil && v == want {
-				return
-			}
-			got = fmt.Sprintf("%q (%v)", v, err)
-		}
-		t.Errorf("%s: still %s, want %q", what, got, want)
-	}
 	// The colour at the centre of the hero icon, as drawn.
 	const jsHeroColour = `(async () => {
 		const img = document.querySelector(".hero-tile img"); await img.decode();
@@ -902,16 +906,106 @@ func TestLiveReload(t *testing.T) {
 		const g = c.getContext("2d"); g.drawImage(img, 0, 0, 96, 96);
 		return [...g.getImageData(48, 48, 1, 1).data].slice(0, 3).join(",");
 	})()`
-	eventually(page, "the icon before the edit", jsHeroColour, "252,109,38")
+	eventually(t, page, "the icon before the edit", jsHeroColour, "252,109,38")
 
 	meta := strings.Replace(goodSource()["source-logos/gitlab/logo.yaml"], "name: GitLab", "name: GitLab Next", 1)
 	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), meta, 1)
-	eventually(page, "the logo page after renaming", `document.querySelector("h1").textContent`, "GitLab Next")
-	eventually(gallery, "the gallery after renaming", `document.querySelector('li[data-slug="gitlab"] a > span').textContent`, "GitLab Next")
+	eventually(t, page, "the logo page after renaming", `document.querySelector("h1").textContent`, "GitLab Next")
+	eventually(t, gallery, "the gallery after renaming", `document.querySelector('li[data-slug="gitlab"] a > span').textContent`, "GitLab Next")
 
 	touch(t, filepath.Join(src, "gitlab", "icon.svg"), strings.Replace(icon, "#FC6D26", "#1F75CB", 1), 2)
-	eventually(page, "the icon after repainting it", jsHeroColour, "31,117,203")
+	eventually(t, page, "the icon after repainting it", jsHeroColour, "31,117,203")
 	if _, err := os.Stat(filepath.Join(dist, ".preview")); err == nil {
 		t.Error("the preview's files ended up in the built tree")
 	}
+}
+
+// TestErrorOverlay: under `serve -watch` a broken edit shows its problems
+// over the open pages, as text, and in a page opened while it lasts; the
+// fix clears them and shows the change. Nothing of it breaks the pages'
+// Content-Security-Policy.
+func TestErrorOverlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives Chromium through a broken build and its fix; skipped with -short")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	testtree.Write(t, dir, goodSource())
+	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
+	base, stdout, stderr := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "20ms")
+	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logo `)); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, ctx)
+	do(t, b, chromedp.Navigate(base+"/logos/gitlab/"), ready(`#variants-heading`),
+		js[chromedp.Void](`window.violations = []; document.addEventListener("securitypolicyviolation", (e) => violations.push(e.violatedDirective + " " + e.blockedURI))`))
+
+	meta := goodSource()["source-logos/gitlab/logo.yaml"]
+	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(meta, `"#FC6D26"`, `"<img src=x>"`, 1), 1)
+	if _, err := stderr.waitFor(ctx, regexp.MustCompile(`build failed`)); err != nil {
+		t.Fatal(err)
+	}
+	where := filepath.ToSlash(filepath.Join(src, "gitlab", "logo.yaml")) + ":2:6"
+	want := overlayShown{Title: "Build failed: 1 error", Where: []string{where}, Messages: []string{`hex "<img src=x>" is not a colour; write # and six hexadecimal digits, quoted: hex: "#1A2B3C"`}, Styled: true}
+	checkOverlay(t, b, "the open page", want)
+	if v := get(t, b, js[[]string](`violations`)); len(v) > 0 {
+		t.Errorf("the overlay broke the page's Content-Security-Policy: %v", v)
+	}
+	screenshot(t, b, "overlay.png", false)
+
+	// A page opened while the build is broken shows the problems at once.
+	tab, closeTab := chromedp.NewContext(b)
+	defer closeTab()
+	do(t, tab, chromedp.Navigate(base+"/"), ready(jsGalleryReady))
+	checkOverlay(t, tab, "a page opened after the failed build", want)
+	do(t, tab, chromedp.KeyEvent(kb.Escape))
+	if hidden := get(t, tab, js[bool](`document.getElementById("logoindex-preview-overlay").hidden`)); !hidden {
+		t.Error("Escape did not hide the overlay")
+	}
+
+	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(meta, "name: GitLab", "name: GitLab Fixed", 1), 2)
+	const overlayLeft = ` + (document.getElementById("logoindex-preview-overlay") ? " with the overlay" : "")`
+	eventually(t, b, "the logo page after the fix", `document.querySelector("h1").textContent`+overlayLeft, "GitLab Fixed")
+	eventually(t, tab, "the gallery after the fix", `document.querySelector('li[data-slug="gitlab"] a > span').textContent`+overlayLeft, "GitLab Fixed")
+}
+
+// overlayShown is what the overlay of a failed build shows.
+type overlayShown struct {
+	Title           string
+	Where, Messages []string
+	Elements        int  // elements in the problems' text: none, it is text
+	Styled          bool // by overlay.css
+}
+
+// checkOverlay waits for the overlay in tab and compares what it shows.
+func checkOverlay(t *testing.T, tab context.Context, what string, want overlayShown) {
+	t.Helper()
+	do(t, tab, chromedp.Poll[chromedp.Void](`(() => { const h = document.getElementById("logoindex-preview-overlay"); return h && !h.hidden; })()`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	got := get(t, tab, js[overlayShown](`(() => { const root = document.getElementById("logoindex-preview-overlay").shadowRoot;
+		const all = (sel) => [...root.querySelectorAll(sel)];
+		return { Title: root.querySelector(".title").textContent, Where: all(".path").map(e => e.textContent),
+			Messages: all(".message").map(e => e.textContent), Elements: all(".message *").length,
+			Styled: getComputedStyle(root.querySelector(".backdrop")).position === "fixed" }; })()`))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: the overlay (-want +got):\n%s", what, diff)
+	}
+}
+
+// eventually waits until expr gives want in tab; the page may reload
+// meanwhile, so a failed evaluation is tried again.
+func eventually(t *testing.T, tab context.Context, what, expr, want string) {
+	t.Helper()
+	var got string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		ectx, ecancel := context.WithTimeout(tab, 5*time.Second)
+		v, err := chromedp.Run(ectx, js[string](expr))
+		ecancel()
+		if err == nil && v == want {
+			return
+		}
+		got = fmt.Sprintf("%q (%v)", v, err)
+	}
+	t.Errorf("%s: still %s, want %q", what, got, want)
 }

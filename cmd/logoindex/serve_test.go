@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,12 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator/render"
+	"logoindex/internal/cli"
 	"logoindex/internal/testtree"
 )
 
@@ -114,11 +117,13 @@ func TestServeWatch(t *testing.T) {
 	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
 		t.Errorf("first build (-want +got):\n%s", diff)
 	}
-	// Open pages listen for rebuilds (the browser half is TestLiveReload).
-	versions := eventData(t, base+"/.preview/events")
-	first := <-versions
+	// Open pages listen for rebuilds and failed builds (the browser half
+	// is TestLiveReload and TestErrorOverlay).
+	events := eventData(t, base+"/.preview/events")
+	first := <-events
 
-	// A broken edit: the problem is printed, the old tree stays.
+	// A broken edit: the problem is printed, and sent to the pages; the
+	// old tree stays.
 	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(goodSource()["source-logos/gitlab/logo.yaml"], `"#FC6D26"`, `"#FC6D2"`, 1), 1)
 	wait(stderr, `^logoindex: build failed; still serving the last good .*dist\. Watching .*source-logos for changes\.$`)
 	if !strings.Contains(stderr.String(), `source-logos/gitlab/logo.yaml:2:6: hex "#FC6D2" is not a colour`) {
@@ -126,6 +131,9 @@ func TestServeWatch(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
 		t.Errorf("after a failed build (-want +got):\n%s", diff)
+	}
+	if v, p := <-events, <-events; v != first || !strings.Contains(p, `"path":"`+filepath.ToSlash(src)+`/gitlab/logo.yaml","line":2,"col":6,"severity":"error","code":"hex-invalid"`) {
+		t.Errorf("after a failed build the pages got %q and %q; want the same version, then the problem", v, p)
 	}
 
 	// Fixed, with a second logo: rebuilt and served.
@@ -137,7 +145,7 @@ func TestServeWatch(t *testing.T) {
 		t.Errorf("after the fix (-want +got):\n%s", diff)
 	}
 	select {
-	case v := <-versions:
+	case v := <-events:
 		if v == first {
 			t.Errorf("the event after a rebuild repeats the version %q", v)
 		}
@@ -209,5 +217,37 @@ func TestServeWithoutBuild(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 404 {
 		t.Errorf("GET / before a build: %s, want 404", res.Status)
+	}
+}
+
+// TestServeInterrupted: a signal ends serve with the signal's exit status
+// and a message that says what serve leaves of its folder, not the
+// "nothing was written" of check and build.
+func TestServeInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Write(t, dir, goodSource())
+	broken := filepath.Join(dir, "broken")
+	testtree.Write(t, broken, map[string]string{"categories.yaml": "not: [a list"})
+	dist := filepath.Join(dir, "dist")
+	for _, tc := range []struct {
+		args       []string
+		after, say string // a line of output to wait for, and the message
+	}{
+		{[]string{"-dir", dist}, `^serving `, "stopped serving " + dist},
+		{[]string{"-dir", dist, "-watch", "-src", filepath.Join(dir, "source-logos")}, `^built 1 logo`, "stopped serving " + dist + ", which holds the last good build"},
+		{[]string{"-dir", dist, "-watch", "-src", broken}, `build failed`, "stopped serving " + dist + "; no build succeeded, so it is as it was"},
+	} {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		out := newLineLog()
+		done := make(chan error, 1)
+		go func() { done <- run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0"}, tc.args...), out, out) }()
+		if _, err := out.waitFor(t.Context(), regexp.MustCompile(tc.after)); err != nil {
+			t.Fatal(err)
+		}
+		cancel(&cli.Interrupted{Sig: syscall.SIGINT})
+		var msg bytes.Buffer
+		if code := cli.ExitCode(<-done, &msg); code != 130 || msg.String() != "logoindex: interrupted by SIGINT; "+tc.say+"\n" {
+			t.Errorf("serve %q stopped by SIGINT: exit %d, %q; want 130 and %q", tc.args, code, msg.String(), tc.say)
+		}
 	}
 }

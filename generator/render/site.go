@@ -299,8 +299,15 @@ func newSiteRenderer(base string, tmpl fs.FS) (*siteRenderer, []File, error) {
 	if r.pages, err = parsePages(tmpl); err != nil {
 		return nil, nil, err
 	}
-	r.logoPages = htmlSkeletons(r.m, func(w io.Writer, data any) error { return r.pages.ExecuteTemplate(w, siteLogoTmpl, data) })
-	r.cards = htmlSkeletons(r.m, func(w io.Writer, data any) error { return r.pages.ExecuteTemplate(w, "card", data) })
+	// The skeletons are made by a copy of the templates whose wrapURL marks
+	// the values it is given (markingWrapURL).
+	marking, err := r.pages.Clone()
+	if err != nil {
+		return nil, nil, err
+	}
+	marking.Funcs(htmltemplate.FuncMap{"wrapURL": markingWrapURL})
+	r.logoPages = htmlSkeletons(r.m, func(w io.Writer, data any) error { return marking.ExecuteTemplate(w, siteLogoTmpl, data) })
+	r.cards = htmlSkeletons(r.m, func(w io.Writer, data any) error { return marking.ExecuteTemplate(w, "card", data) })
 	return r, []File{cssFile, jsFile, {Name: faviconFile, Data: icon.Bytes()}}, nil
 }
 
@@ -747,9 +754,10 @@ func renderAsset(tmpl fs.FS, m *minify.M, name, mediatype, ext string, data any)
 // parsePages parses the layout and the page templates into one set.
 func parsePages(tmpl fs.FS) (*htmltemplate.Template, error) {
 	set := htmltemplate.New("site").Option("missingkey=error")
-	set.Funcs(htmltemplate.FuncMap{"card": func(c cardView) (htmltemplate.HTML, error) {
-		return renderCard(set, c)
-	}})
+	set.Funcs(htmltemplate.FuncMap{
+		"card":    func(c cardView) (htmltemplate.HTML, error) { return renderCard(set, c) },
+		"wrapURL": wrapURL,
+	})
 	for _, name := range []string{siteLayoutTmpl, siteGalleryTmpl, siteLogoTmpl, siteNotFoundTmpl, siteRemovedTmpl} {
 		src, err := readTemplate(tmpl, name)
 		if err != nil {

@@ -31,7 +31,7 @@ type skeleton struct {
 type occurrence struct {
 	value int
 	kind  valueKind
-	funcs []string // of a text template: the functions applied to it, in order
+	funcs []string // the functions the template applied to it, in order (marked)
 }
 
 // skeletonSet keeps the skeletons of one template, by shape.
@@ -103,7 +103,7 @@ func (s *skeletonSet) fillHTML(b []byte, data any) ([]byte, bool, error) {
 		return b, false, err
 	}
 	for _, o := range sk.occ {
-		if !fitsIn(sh.values[o.value], o.kind) {
+		if !fitsOccurrence(sh.values[o.value], o) {
 			return b, false, nil
 		}
 	}
@@ -112,9 +112,36 @@ func (s *skeletonSet) fillHTML(b []byte, data any) ([]byte, bool, error) {
 	}
 	for i, o := range sk.occ {
 		b = append(b, sk.parts[i]...)
-		b = fillIn(b, sh.values[o.value], o.kind)
+		if len(o.funcs) > 0 { // wrapURL: fitsOccurrence allows no other
+			b = appendURLParts(b, sh.values[o.value], func(b []byte, part string) []byte { return fillIn(b, part, o.kind) })
+		} else {
+			b = fillIn(b, sh.values[o.value], o.kind)
+		}
 	}
 	return append(b, sk.parts[len(sk.occ)]...), true, nil
+}
+
+// fitsOccurrence reports whether fillHTML can write s where o is: a value
+// as fitsIn says, or one the template wrote through wrapURL, in a <pre>
+// or in text where each of its parts fits on its own (no space at either
+// end of a part: the minifier's rules for a space beside a tag are its
+// own); the minified page holds s then as wrapURL cuts it, each part as
+// fillIn writes it.
+func fitsOccurrence(s string, o occurrence) bool {
+	switch {
+	case len(o.funcs) == 0:
+		return fitsIn(s, o.kind)
+	case len(o.funcs) > 1 || o.funcs[0] != "wrapurl":
+		return false
+	case o.kind == inText:
+		for part := range urlParts(s) {
+			if part == "" || !fitsIn(part, inText) {
+				return false
+			}
+		}
+		return true
+	}
+	return o.kind == inPre
 }
 
 // spacedInText reports whether a value's placeholder needs a space: the
@@ -167,7 +194,7 @@ func htmlContexts(raw []byte) ([]occurrence, bool) {
 	add := func(s string, kind func(at int) valueKind) {
 		for _, loc := range placeholderRE.FindAllStringSubmatchIndex(s, -1) {
 			i, _ := strconv.Atoi(s[loc[2]:loc[3]])
-			occ = append(occ, occurrence{value: i, kind: kind(loc[0])})
+			occ = append(occ, occurrence{value: i, kind: kind(loc[0]), funcs: marks(s[loc[4]:loc[5]])})
 		}
 	}
 	for {
@@ -314,11 +341,7 @@ func textSkeletons(exec func(w io.Writer, data any) error) *skeletonSet {
 		var occ []occurrence
 		for _, m := range placeholderRE.FindAllStringSubmatch(raw.String(), -1) {
 			i, _ := strconv.Atoi(m[1])
-			var funcs []string
-			if m[2] != "" {
-				funcs = strings.Split(m[2][1:], ":")
-			}
-			occ = append(occ, occurrence{value: i, funcs: funcs})
+			occ = append(occ, occurrence{value: i, funcs: marks(m[2])})
 		}
 		return cut(raw.String(), sh, occ), nil
 	}
@@ -345,6 +368,15 @@ func (s *skeletonSet) fillText(b []byte, data any, apply func(fn, v string) stri
 		b = append(b, v...)
 	}
 	return append(b, sk.parts[len(sk.occ)]...), true, nil
+}
+
+// marks are the names of the functions in the marks of a placeholder
+// (":jsx:indent2"), in order.
+func marks(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s[1:], ":")
 }
 
 // marked reports whether s is a placeholder, with or without marks, and

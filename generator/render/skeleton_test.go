@@ -100,6 +100,9 @@ func FuzzLogoPageSkeleton(f *testing.F) {
 	f.Add("Acme & Co.", "a  b", "https://acme.example/a b?c=d&e", "npx a; b", "LicenseRef-X", "#FF5500")
 	f.Add(" Lead", "Ünï 😀", "javascript:alert(1)", "x\ny", "MIT", "#fff")
 	f.Add("It's \"quoted\" <b>", "+plus+", "HTTP://Example.COM", "", "Apache-2.0", "#AABBCD")
+	f.Add("Slashes", "", "https://cdn.example/a//b/c'd/+e/", "npx x add https://cdn.example/r/a b/c.json", "MIT", "#000000")
+	f.Add("Path", "x", "/logos/a/ b/", "a/ /b", "MIT", "#FFFFFF")
+	f.Add("Spaced", "y", "http://localhost:8080/a b/logos/x y /z", "npx a b/ c", "MIT", "#123456")
 	f.Fuzz(func(t *testing.T, name, alias, url, install, license, hex string) {
 		if name == "" || license == "" {
 			return
@@ -172,4 +175,24 @@ func FuzzComponentSkeleton(f *testing.F) {
 			t.Errorf("the skeleton's component differs from the template's:\n%s", cmp.Diff(want.String(), string(got)))
 		}
 	})
+}
+
+// TestWrapURL: a URL is cut after each of its slashes, but those of
+// "//", a leading or a trailing one, into spans; its parts are escaped as
+// text.
+func TestWrapURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://cdn.example.com/logos/github/icon.svg": "<span>https://cdn.example.com/</span><span>logos/</span><span>github/</span><span>icon.svg</span>",
+		"/logos/a/":                 "<span>/logos/</span><span>a/</span>",
+		"a//b/c":                    "<span>a//b/</span><span>c</span>",
+		"npx add https://x/r/a <b>": "<span>npx add https://x/</span><span>r/</span><span>a &lt;b&gt;</span>",
+		"it's/+1":                   "<span>it&#39;s/</span><span>&#43;1</span>",
+		"example-brand":             "example-brand",
+		"":                          "",
+		"/":                         "/",
+	} {
+		if got := string(wrapURL(in)); got != want {
+			t.Errorf("wrapURL(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
