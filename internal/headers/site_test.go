@@ -123,3 +123,19 @@ func TestObject(t *testing.T) {
 		}
 	}
 }
+
+func TestTypeOf(t *testing.T) {
+	for name, want := range map[string]string{
+		"CNAME":                    "text/plain; charset=utf-8",
+		".well-known/security.txt": "text/plain; charset=utf-8",
+		"brand/Kit.ZIP":            "application/zip",
+		"robots.txt":               "text/plain; charset=utf-8",
+		"site.webmanifest":         "application/manifest+json",
+		"a.exe":                    "application/octet-stream",
+		"LICENSE":                  "application/octet-stream",
+	} {
+		if got := TypeOf(name); got != want {
+			t.Errorf("TypeOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

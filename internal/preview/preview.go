@@ -19,14 +19,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"mime"
 	"net/http"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"logoindex/generator/manifest"
 	"logoindex/internal/headers"
 	"logoindex/internal/httpstatus"
 )
@@ -49,20 +50,6 @@ type Handler struct {
 	Live *Live
 
 	logMu sync.Mutex
-}
-
-// contentTypes are the types of files the site's rules do not cover,
-// which a build does not write. Fixed here rather than from the system's MIME
-// table, which differs between machines.
-var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".json": "application/json; charset=utf-8",
-	".svg":  "image/svg+xml",
-	".css":  "text/css; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".png":  "image/png",
-	".txt":  "text/plain; charset=utf-8",
-	".tsx":  "text/plain; charset=utf-8",
 }
 
 // ServeHTTP answers GET, HEAD and CORS preflight OPTIONS requests.
@@ -119,6 +106,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	defer root.Close()
 	name, ok := fileName(r.URL.Path)
+	if !ok {
+		name, ok = staticName(root, r.URL.Path)
+	}
 	if !ok {
 		h.notFound(w, r, root, version)
 		return
@@ -189,7 +179,7 @@ func (h *Handler) setHeaders(w http.ResponseWriter, urlPath, name string, data [
 		hdr[k] = v
 	}
 	if hdr.Get("Content-Type") == "" {
-		hdr.Set("Content-Type", typeOf(name))
+		hdr.Set("Content-Type", headers.TypeOf(name))
 	}
 	if h.Live != nil {
 		hdr.Set("Cache-Control", "no-store")
@@ -226,6 +216,19 @@ func fileName(urlPath string) (string, bool) {
 	return p, true
 }
 
+// staticName maps a URL path with a hidden segment to a name inside the
+// tree when the build copied that file from the source's _static/ folder,
+// as its manifest says (.well-known/security.txt): hosts serve those, and
+// so does the preview.
+func staticName(root *os.Root, urlPath string) (string, bool) {
+	p := strings.TrimPrefix(urlPath, "/")
+	if !strings.HasPrefix(urlPath, "/") || strings.ContainsAny(p, "\\\x00") || !fs.ValidPath(p) {
+		return "", false
+	}
+	m, err := manifest.Read(root.FS())
+	return p, err == nil && slices.Contains(m.Static, p)
+}
+
 func readFile(root *os.Root, name string) ([]byte, error) {
 	f, err := root.Open(name)
 	if err != nil {
@@ -233,17 +236,6 @@ func readFile(root *os.Root, name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-}
-
-func typeOf(name string) string {
-	ext := strings.ToLower(path.Ext(name))
-	if t, ok := contentTypes[ext]; ok {
-		return t
-	}
-	if t := mime.TypeByExtension(ext); t != "" {
-		return t
-	}
-	return "application/octet-stream"
 }
 
 // preflight answers a CORS preflight: any origin may GET with any header

@@ -281,6 +281,36 @@ func TestHandlerOtherFiles(t *testing.T) {
 	}
 }
 
+// TestHandlerStaticFiles: a hidden file the build copied from _static/
+// is served, as a host serves .well-known/; other hidden files, the
+// manifest among them, are not.
+func TestHandlerStaticFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		".logoindex-build.json":    `{"format":1,"generator":"logoindex","base_url":"","static":[".well-known/security.txt","CNAME"]}`,
+		".well-known/security.txt": "Contact: mailto:security@example.com\n",
+		".well-known/other.txt":    "not copied by the build",
+		"CNAME":                    "logos.example.com",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &Handler{Dir: dir}
+	for p, want := range map[string]int{"/.well-known/security.txt": 200, "/CNAME": 200, "/.well-known/other.txt": 404, "/.logoindex-build.json": 404, "/.well-known/../CNAME": 404} {
+		w := serve(h, "GET", p, nil)
+		if w.Code != want {
+			t.Errorf("GET %s: %d, want %d", p, w.Code, want)
+		}
+		if want == 200 && w.Header().Get("Content-Type") != "text/plain; charset=utf-8" {
+			t.Errorf("GET %s: Content-Type %q", p, w.Header().Get("Content-Type"))
+		}
+	}
+}
+
 func TestFileName(t *testing.T) {
 	for in, want := range map[string]string{
 		"/":                    ".",
