@@ -134,7 +134,7 @@ func TestTypeOf(t *testing.T) {
 		"a.exe":                    "application/octet-stream",
 		"LICENSE":                  "application/octet-stream",
 	} {
-		if got := TypeOf(name); got != want {
+		if got := headers.TypeOf(name); got != want {
 			t.Errorf("TypeOf(%q) = %q, want %q", name, got, want)
 		}
 	}
