@@ -364,6 +364,9 @@ func checkAccessible(t *testing.T, ctx context.Context, what string) {
 }
 
 func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test, which -short skips (make test runs it)")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute) // generous: the machine may be loaded
 	defer cancel()
 	s := startSite(t, ctx)

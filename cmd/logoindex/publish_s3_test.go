@@ -78,6 +78,9 @@ type s3Server struct {
 
 func startS3(t *testing.T) *s3Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs an S3 server, which -short skips (make test runs it)")
+	}
 	bin := versitygwBinary(t)
 	s := &s3Server{access: randomHex(t, 10), secret: randomHex(t, 20)}
 	root := filepath.Join(t.TempDir(), "root")

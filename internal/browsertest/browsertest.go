@@ -33,10 +33,14 @@ func Find() string {
 }
 
 // New starts headless Chromium with a fresh profile and returns a context
-// for its first tab. It skips the test, saying how to install Chromium,
-// when there is none; .ci/run installs it, so CI runs the test.
+// for its first tab. It skips the test under -short, and where there is no
+// Chromium, saying how to install it; .ci/run installs it, so CI runs the
+// test.
 func New(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test, which -short skips (make test runs it)")
+	}
 	chrome := Find()
 	if chrome == "" {
 		testskip.Missing(t, "chromium", "apt-get install chromium")
