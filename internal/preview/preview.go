@@ -110,6 +110,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	root, err := os.OpenRoot(h.Dir)
 	if err != nil {
+		if h.Live != nil && strings.Contains(r.Header.Get("Accept"), "text/html") {
+			h.noBuildYet(w, r, version)
+			return
+		}
 		httpError(w, http.StatusNotFound, "not found: "+h.Dir+" does not exist yet; run logoindex build")
 		return
 	}
