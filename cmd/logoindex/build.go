@@ -265,7 +265,7 @@ func openSource(sf sourceFlags) (*os.Root, error) {
 }
 
 // reportProblems prints the problems of a failed build (err) or the
-// warnings of a good one, and turns them into cli.ErrFailed.
+// warnings of a good one, and turns them into a *failedRun.
 func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, stderr io.Writer) error {
 	var probs generator.ProblemList
 	if errors.As(err, &probs) {
@@ -273,7 +273,7 @@ func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, s
 		if len(probs.Errors()) == 0 { // warnings under -strict
 			fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(probs), "warning", "warnings"))
 		}
-		return cli.ErrFailed
+		return &failedRun{probs}
 	}
 	if err != nil {
 		return err
@@ -281,10 +281,21 @@ func reportProblems(err error, warnings generator.ProblemList, sf sourceFlags, s
 	printProblems(stderr, warnings, sf.format)
 	if sf.strict && len(warnings) > 0 {
 		fmt.Fprintf(stderr, "logoindex: %s and -strict is set\n", count(len(warnings), "warning", "warnings"))
-		return cli.ErrFailed
+		return &failedRun{warnings}
 	}
 	return nil
 }
+
+// failedRun is a check or build that failed for the problems it printed.
+// It is cli.ErrFailed (exit status 1, nothing more to print) that keeps
+// the problems, which serve -watch also shows in the open pages.
+type failedRun struct{ problems generator.ProblemList }
+
+func (e *failedRun) Error() string {
+	return fmt.Sprintf("%s and %s", count(len(e.problems.Errors()), "error", "errors"), count(len(e.problems.Warnings()), "warning", "warnings"))
+}
+
+func (e *failedRun) Unwrap() error { return cli.ErrFailed }
 
 // printProblems prints one problem a line in the -format asked for.
 func printProblems(w io.Writer, probs generator.ProblemList, format string) {

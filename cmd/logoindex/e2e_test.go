@@ -899,22 +899,6 @@ func TestLiveReload(t *testing.T) {
 	do(t, page, chromedp.Navigate(base+"/logos/gitlab/"), ready(`#variants-heading`))
 	do(t, gallery, chromedp.Navigate(base+"/"), ready(jsGalleryReady))
 
-	// eventually waits until expr gives want in the tab; the page reloads
-	// meanwhile, so a failed evaluation is tried again.
-	eventually := func(tab context.Context, what, expr, want string) {
-		t.Helper()
-		var got string
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			ectx, ecancel := context.WithTimeout(tab, 5*time.Second)
-			v, err := chromedp.Run(ectx, js[string](expr))
-			ecancel()
-			if err == nil && v == want {
-				return
-			}
-			got = fmt.Sprintf("%q (%v)", v, err)
-		}
-		t.Errorf("%s: still %s, want %q", what, got, want)
-	}
 	// The colour at the centre of the hero icon, as drawn.
 	const jsHeroColour = `(async () => {
 		const img = document.querySelector(".hero-tile img"); await img.decode();
@@ -922,16 +906,106 @@ func TestLiveReload(t *testing.T) {
 		const g = c.getContext("2d"); g.drawImage(img, 0, 0, 96, 96);
 		return [...g.getImageData(48, 48, 1, 1).data].slice(0, 3).join(",");
 	})()`
-	eventually(page, "the icon before the edit", jsHeroColour, "252,109,38")
+	eventually(t, page, "the icon before the edit", jsHeroColour, "252,109,38")
 
 	meta := strings.Replace(goodSource()["source-logos/gitlab/logo.yaml"], "name: GitLab", "name: GitLab Next", 1)
 	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), meta, 1)
-	eventually(page, "the logo page after renaming", `document.querySelector("h1").textContent`, "GitLab Next")
-	eventually(gallery, "the gallery after renaming", `document.querySelector('li[data-slug="gitlab"] a > span').textContent`, "GitLab Next")
+	eventually(t, page, "the logo page after renaming", `document.querySelector("h1").textContent`, "GitLab Next")
+	eventually(t, gallery, "the gallery after renaming", `document.querySelector('li[data-slug="gitlab"] a > span').textContent`, "GitLab Next")
 
 	touch(t, filepath.Join(src, "gitlab", "icon.svg"), strings.Replace(icon, "#FC6D26", "#1F75CB", 1), 2)
-	eventually(page, "the icon after repainting it", jsHeroColour, "31,117,203")
+	eventually(t, page, "the icon after repainting it", jsHeroColour, "31,117,203")
 	if _, err := os.Stat(filepath.Join(dist, ".preview")); err == nil {
 		t.Error("the preview's files ended up in the built tree")
 	}
+}
+
+// TestErrorOverlay: under `serve -watch` a broken edit shows its problems
+// over the open pages, as text, and in a page opened while it lasts; the
+// fix clears them and shows the change. Nothing of it breaks the pages'
+// Content-Security-Policy.
+func TestErrorOverlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives Chromium through a broken build and its fix; skipped with -short")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	testtree.Write(t, dir, goodSource())
+	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
+	base, stdout, stderr := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "20ms")
+	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logo `)); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, ctx)
+	do(t, b, chromedp.Navigate(base+"/logos/gitlab/"), ready(`#variants-heading`),
+		js[chromedp.Void](`window.violations = []; document.addEventListener("securitypolicyviolation", (e) => violations.push(e.violatedDirective + " " + e.blockedURI))`))
+
+	meta := goodSource()["source-logos/gitlab/logo.yaml"]
+	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(meta, `"#FC6D26"`, `"<img src=x>"`, 1), 1)
+	if _, err := stderr.waitFor(ctx, regexp.MustCompile(`build failed`)); err != nil {
+		t.Fatal(err)
+	}
+	where := filepath.ToSlash(filepath.Join(src, "gitlab", "logo.yaml")) + ":2:6"
+	want := overlayShown{Title: "Build failed: 1 error", Where: []string{where}, Messages: []string{`hex "<img src=x>" is not a colour; write # and six hexadecimal digits, quoted: hex: "#1A2B3C"`}, Styled: true}
+	checkOverlay(t, b, "the open page", want)
+	if v := get(t, b, js[[]string](`violations`)); len(v) > 0 {
+		t.Errorf("the overlay broke the page's Content-Security-Policy: %v", v)
+	}
+	screenshot(t, b, "overlay.png", false)
+
+	// A page opened while the build is broken shows the problems at once.
+	tab, closeTab := chromedp.NewContext(b)
+	defer closeTab()
+	do(t, tab, chromedp.Navigate(base+"/"), ready(jsGalleryReady))
+	checkOverlay(t, tab, "a page opened after the failed build", want)
+	do(t, tab, chromedp.KeyEvent(kb.Escape))
+	if hidden := get(t, tab, js[bool](`document.getElementById("logoindex-preview-overlay").hidden`)); !hidden {
+		t.Error("Escape did not hide the overlay")
+	}
+
+	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(meta, "name: GitLab", "name: GitLab Fixed", 1), 2)
+	const overlayLeft = ` + (document.getElementById("logoindex-preview-overlay") ? " with the overlay" : "")`
+	eventually(t, b, "the logo page after the fix", `document.querySelector("h1").textContent`+overlayLeft, "GitLab Fixed")
+	eventually(t, tab, "the gallery after the fix", `document.querySelector('li[data-slug="gitlab"] a > span').textContent`+overlayLeft, "GitLab Fixed")
+}
+
+// overlayShown is what the overlay of a failed build shows.
+type overlayShown struct {
+	Title           string
+	Where, Messages []string
+	Elements        int  // elements in the problems' text: none, it is text
+	Styled          bool // by overlay.css
+}
+
+// checkOverlay waits for the overlay in tab and compares what it shows.
+func checkOverlay(t *testing.T, tab context.Context, what string, want overlayShown) {
+	t.Helper()
+	do(t, tab, chromedp.Poll[chromedp.Void](`(() => { const h = document.getElementById("logoindex-preview-overlay"); return h && !h.hidden; })()`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	got := get(t, tab, js[overlayShown](`(() => { const root = document.getElementById("logoindex-preview-overlay").shadowRoot;
+		const all = (sel) => [...root.querySelectorAll(sel)];
+		return { Title: root.querySelector(".title").textContent, Where: all(".path").map(e => e.textContent),
+			Messages: all(".message").map(e => e.textContent), Elements: all(".message *").length,
+			Styled: getComputedStyle(root.querySelector(".backdrop")).position === "fixed" }; })()`))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: the overlay (-want +got):\n%s", what, diff)
+	}
+}
+
+// eventually waits until expr gives want in tab; the page may reload
+// meanwhile, so a failed evaluation is tried again.
+func eventually(t *testing.T, tab context.Context, what, expr, want string) {
+	t.Helper()
+	var got string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		ectx, ecancel := context.WithTimeout(tab, 5*time.Second)
+		v, err := chromedp.Run(ectx, js[string](expr))
+		ecancel()
+		if err == nil && v == want {
+			return
+		}
+		got = fmt.Sprintf("%q (%v)", v, err)
+	}
+	t.Errorf("%s: still %s, want %q", what, got, want)
 }

@@ -121,11 +121,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // watchAndBuild builds dir from the sources now and after every change,
 // through the same writeBuild as the build command, and reloads the open
-// pages. A failed build prints its problems and leaves the last good tree
-// being served. Changes come from the system's file events; where there
-// are none, the sources are polled every interval. After the first good
-// build the standby tree is prepared, so that the first save does not
-// wait for it.
+// pages. A failed build prints its problems, shows them in the open pages
+// and leaves the last good tree being served. Changes come from the
+// system's file events; where there are none, the sources are polled
+// every interval. After the first good build the standby tree is
+// prepared, so that the first save does not wait for it.
 func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, live *preview.Live, stdout, stderr io.Writer) {
 	prepared := false
 	rebuild := func() {
@@ -146,6 +146,7 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 				fmt.Fprintf(stderr, "logoindex: %v\n", err)
 			}
 			fmt.Fprintf(stderr, "logoindex: build failed; still serving the last good %s. Watching %s for changes.\n", dir, bf.src)
+			live.Failed(pageProblems(err))
 		}
 	}
 	// Watch first, so an edit made during the first build is seen.
@@ -159,4 +160,19 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 	}
 	rebuild()
 	n.Run(ctx, func(map[string]bool) { rebuild() })
+}
+
+// pageProblems are the problems of a failed build as the open pages show
+// them: those it printed, or the error that stopped it, which names no
+// place in the sources.
+func pageProblems(err error) []preview.Problem {
+	var failed *failedRun
+	if !errors.As(err, &failed) {
+		return []preview.Problem{{Severity: "error", Message: err.Error()}}
+	}
+	out := make([]preview.Problem, len(failed.problems))
+	for i, p := range failed.problems {
+		out[i] = preview.Problem{Path: p.Path, Line: p.Line, Col: p.Col, Severity: p.Severity.String(), Code: string(p.Code), Message: p.Msg}
+	}
+	return out
 }

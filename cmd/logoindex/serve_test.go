@@ -114,11 +114,13 @@ func TestServeWatch(t *testing.T) {
 	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
 		t.Errorf("first build (-want +got):\n%s", diff)
 	}
-	// Open pages listen for rebuilds (the browser half is TestLiveReload).
-	versions := eventData(t, base+"/.preview/events")
-	first := <-versions
+	// Open pages listen for rebuilds and failed builds (the browser half
+	// is TestLiveReload and TestErrorOverlay).
+	events := eventData(t, base+"/.preview/events")
+	first := <-events
 
-	// A broken edit: the problem is printed, the old tree stays.
+	// A broken edit: the problem is printed, and sent to the pages; the
+	// old tree stays.
 	touch(t, filepath.Join(src, "gitlab", "logo.yaml"), strings.Replace(goodSource()["source-logos/gitlab/logo.yaml"], `"#FC6D26"`, `"#FC6D2"`, 1), 1)
 	wait(stderr, `^logoindex: build failed; still serving the last good .*dist\. Watching .*source-logos for changes\.$`)
 	if !strings.Contains(stderr.String(), `source-logos/gitlab/logo.yaml:2:6: hex "#FC6D2" is not a colour`) {
@@ -126,6 +128,9 @@ func TestServeWatch(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"GitLab"}, fetchIndex(t, base)); diff != "" {
 		t.Errorf("after a failed build (-want +got):\n%s", diff)
+	}
+	if v, p := <-events, <-events; v != first || !strings.Contains(p, `"path":"`+filepath.ToSlash(src)+`/gitlab/logo.yaml","line":2,"col":6,"severity":"error","code":"hex-invalid"`) {
+		t.Errorf("after a failed build the pages got %q and %q; want the same version, then the problem", v, p)
 	}
 
 	// Fixed, with a second logo: rebuilt and served.
@@ -137,7 +142,7 @@ func TestServeWatch(t *testing.T) {
 		t.Errorf("after the fix (-want +got):\n%s", diff)
 	}
 	select {
-	case v := <-versions:
+	case v := <-events:
 		if v == first {
 			t.Errorf("the event after a rebuild repeats the version %q", v)
 		}
