@@ -91,8 +91,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	var wg sync.WaitGroup
+	built := false // by a build of this run; read after wg.Wait
 	if a.watch {
-		wg.Go(func() { watchAndBuild(ctx, a.bf, a.dir, a.interval, h.Live, stdout, stderr) })
+		wg.Go(func() { built = watchAndBuild(ctx, a.bf, a.dir, a.interval, h.Live, stdout, stderr) })
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -112,11 +113,30 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case ctx.Err() != nil:
 		// Stopped, like check and build, by a signal: main exits with
 		// its status (130, 143).
-		return context.Cause(ctx)
+		return serveStopped(ctx, a.dir, a.watch, built)
 	case err != nil && !errors.Is(err, http.ErrServerClosed):
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// serveStopped is what serve returns once ctx has stopped it: the cause,
+// and for a signal what serve leaves of dir. Check and build say that
+// nothing was written; serve -watch has written every good build, and one
+// cut short leaves dir as the build before it left it.
+func serveStopped(ctx context.Context, dir string, watch, built bool) error {
+	var in *cli.Interrupted
+	if !errors.As(context.Cause(ctx), &in) {
+		return context.Cause(ctx)
+	}
+	left := "stopped serving " + dir
+	switch {
+	case watch && built:
+		left += ", which holds the last good build"
+	case watch:
+		left += "; no build succeeded, so it is as it was"
+	}
+	return &cli.Interrupted{Sig: in.Sig, Left: left}
 }
 
 // watchAndBuild builds dir from the sources now and after every change,
@@ -125,11 +145,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // and leaves the last good tree being served. Changes come from the
 // system's file events; where there are none, the sources are polled
 // every interval. After the first good build the standby tree is
-// prepared, so that the first save does not wait for it.
-func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, live *preview.Live, stdout, stderr io.Writer) {
+// prepared, so that the first save does not wait for it. It returns when
+// ctx is done, and reports whether a build succeeded.
+func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time.Duration, live *preview.Live, stdout, stderr io.Writer) (built bool) {
 	prepared := false
 	rebuild := func() {
 		err := writeBuild(ctx, bf, dir, stdout, stderr)
+		built = built || err == nil // written, even if ctx ended meanwhile
 		switch {
 		case ctx.Err() != nil:
 		case err == nil:
@@ -156,10 +178,11 @@ func watchAndBuild(ctx context.Context, bf buildFlags, dir string, interval time
 		w := preview.NewWatcher(bf.src, interval)
 		rebuild()
 		w.Run(ctx, rebuild)
-		return
+		return built
 	}
 	rebuild()
 	n.Run(ctx, func(map[string]bool) { rebuild() })
+	return built
 }
 
 // pageProblems are the problems of a failed build as the open pages show

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,12 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator/render"
+	"logoindex/internal/cli"
 	"logoindex/internal/testtree"
 )
 
@@ -214,5 +217,37 @@ func TestServeWithoutBuild(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 404 {
 		t.Errorf("GET / before a build: %s, want 404", res.Status)
+	}
+}
+
+// TestServeInterrupted: a signal ends serve with the signal's exit status
+// and a message that says what serve leaves of its folder, not the
+// "nothing was written" of check and build.
+func TestServeInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Write(t, dir, goodSource())
+	broken := filepath.Join(dir, "broken")
+	testtree.Write(t, broken, map[string]string{"categories.yaml": "not: [a list"})
+	dist := filepath.Join(dir, "dist")
+	for _, tc := range []struct {
+		args       []string
+		after, say string // a line of output to wait for, and the message
+	}{
+		{[]string{"-dir", dist}, `^serving `, "stopped serving " + dist},
+		{[]string{"-dir", dist, "-watch", "-src", filepath.Join(dir, "source-logos")}, `^built 1 logo`, "stopped serving " + dist + ", which holds the last good build"},
+		{[]string{"-dir", dist, "-watch", "-src", broken}, `build failed`, "stopped serving " + dist + "; no build succeeded, so it is as it was"},
+	} {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		out := newLineLog()
+		done := make(chan error, 1)
+		go func() { done <- run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0"}, tc.args...), out, out) }()
+		if _, err := out.waitFor(t.Context(), regexp.MustCompile(tc.after)); err != nil {
+			t.Fatal(err)
+		}
+		cancel(&cli.Interrupted{Sig: syscall.SIGINT})
+		var msg bytes.Buffer
+		if code := cli.ExitCode(<-done, &msg); code != 130 || msg.String() != "logoindex: interrupted by SIGINT; "+tc.say+"\n" {
+			t.Errorf("serve %q stopped by SIGINT: exit %d, %q; want 130 and %q", tc.args, code, msg.String(), tc.say)
+		}
 	}
 }

@@ -197,6 +197,9 @@ func TestSignalStopsServe(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
 			t.Errorf("exit %v, want status 143; output:\n%s", err, stdout.String())
 		}
+		if want := "logoindex: interrupted by SIGTERM; stopped serving dist, which holds the last good build"; stdout.count(want) != 1 {
+			t.Errorf("serve did not say %q; output:\n%s", want, stdout.String())
+		}
 		if took := time.Since(sent); took > time.Second {
 			t.Errorf("serve exited %v after SIGTERM; want within a second", took.Round(time.Millisecond))
 		}

@@ -37,13 +37,13 @@ func Main(run func(ctx context.Context, args []string, stdout, stderr io.Writer)
 		sig := (<-sigs).(syscall.Signal)
 		// A second Ctrl-C ends the process at once, the default way.
 		signal.Stop(sigs)
-		cancel(&Interrupted{sig})
+		cancel(&Interrupted{Sig: sig})
 		// Work in flight stops at its next check of ctx; what has not
 		// returned by then (removing a half-written temporary tree of
 		// thousands of files can take seconds) is cut short. The output
 		// tree is swapped in atomically, so stopping anywhere leaves it as
 		// it was, and the next build removes what the temporary tree left.
-		time.AfterFunc(InterruptGrace, func() { os.Exit(ExitCode(&Interrupted{sig}, os.Stderr)) })
+		time.AfterFunc(InterruptGrace, func() { os.Exit(ExitCode(&Interrupted{Sig: sig}, os.Stderr)) })
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, context.Canceled) && context.Cause(ctx) != nil {
@@ -59,14 +59,24 @@ const InterruptGrace = 500 * time.Millisecond
 // Interrupted is the cause of a run stopped by a signal. Like a shell, the
 // command then exits with 128 plus the signal's number: 130 for SIGINT,
 // 143 for SIGTERM.
-type Interrupted struct{ Sig syscall.Signal }
+type Interrupted struct {
+	Sig syscall.Signal
+	// Left says what the stopped run leaves behind, for the message.
+	// Empty, it is "nothing was written", true of check and build, which
+	// swap their output in whole or not at all; serve says its own.
+	Left string
+}
 
 func (e *Interrupted) Error() string {
 	name := "SIGTERM"
 	if e.Sig == syscall.SIGINT {
 		name = "SIGINT"
 	}
-	return "interrupted by " + name + "; nothing was written"
+	left := e.Left
+	if left == "" {
+		left = "nothing was written"
+	}
+	return "interrupted by " + name + "; " + left
 }
 
 // ExitError carries the exit status of a failed run. Its message has been
