@@ -35,8 +35,9 @@ check:
 # serve builds $(OUT) from $(SRC) once, previews it at http://$(ADDR)/ with
 # the headers of its _headers file (and Cache-Control: no-store), rebuilds
 # when $(SRC) changes and reloads the open pages (a broken edit prints its
-# problems and the last good tree stays). Ctrl-C ends it with status 130, as
-# it ends build and check. SERVE_FLAGS="-log" prints every request.
+# problems, shows them over the open pages, and the last good tree stays).
+# Ctrl-C ends it with status 130, as it ends build and check.
+# SERVE_FLAGS="-log" prints every request.
 ADDR ?= 127.0.0.1:8080
 SERVE_FLAGS ?=
 serve:
