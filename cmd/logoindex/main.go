@@ -6,7 +6,7 @@
 //	  logoindex build [pattern ...] [-base-url URL] [-format format] [-install-template command]
 //	                                [-no-cache] [-out folder] [-src folder] [-strict]
 //	                                [-workers goroutines]
-//	  logoindex check [pattern ...] [-format format] [-src folder] [-strict]
+//	  logoindex check [pattern ...] [-format format] [-published URL] [-src folder] [-strict]
 //	  logoindex new <slug> -category slug -hex colour -name name [-license identifier] [-source URL]
 //	                       [-src folder]
 //	  logoindex serve [-addr address] [-base-url URL] [-dir folder] [-format format]
