@@ -104,7 +104,7 @@ func (l *Live) Failed(problems []Problem) {
 }
 
 // version returns the current version of the tree and a channel that is
-// closed when it changes.
+// closed when it changes, or when a build fails.
 func (l *Live) version() (string, <-chan struct{}) {
 	v, _, changed := l.state()
 	return v, changed
