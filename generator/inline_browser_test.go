@@ -51,7 +51,7 @@ var inlineControls = []struct {
 	code      problem.Code
 }{
 	{"root transform", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" transform="translate(300 80) scale(40)"><path fill="#F00" d="M0 0h24v24H0z"/></svg>`, problem.SVGRootStyle},
-	{"overflow with a shape far outside", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" overflow="visible"><path fill="#F00" d="M-2000 -2000h4000v4000h-4000z"/></svg>`, problem.SVGRootStyle},
+	{"overflow with a shape far outside", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" style="overflow:visible"><path fill="#F00" d="M-2000 -2000h4000v4000h-4000z"/></svg>`, problem.SVGRootStyle},
 	{"a rule on an id the logo lacks", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>.a{fill:#F00}#header{display:none}</style><path class="a" d="M0 0h24v24H0z"/></svg>`, problem.SVGCSSNotAllowed},
 	{"an element selector", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>path{fill:#F00 !important}</style><path d="M0 0h24v24H0z"/></svg>`, problem.SVGCSSNotAllowed},
 	{"a filter that spreads", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" style="filter:drop-shadow(0 200px 0 #F00)"><path d="M0 0h24v24H0z"/></svg>`, problem.SVGRootStyle},
@@ -142,6 +142,11 @@ func probe(t *testing.T, b context.Context, what, page string) inlineLook {
 	return look
 }
 
+// inlineWide is what Illustrator's SVG Tiny export writes, overflow
+// "visible" on the root, with artwork far outside the viewBox: published
+// (with a warning) without the attribute, it stays in its box.
+const inlineWide = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" overflow="visible" fill="#123456"><path d="M-5000 -5000h10000v10000h-10000z"/></svg>`
+
 // TestInlineLogosKeepToThemselves builds logos whose stylesheets aim at
 // the page around them and at other logos, inlines what the build
 // publishes in a page of other content in headless Chromium, and finds
@@ -156,14 +161,14 @@ func TestInlineLogosKeepToThemselves(t *testing.T) {
 	defer cancel()
 	b := browsertest.New(t, ctx)
 	src := fstest.MapFS{"categories.yaml": {Data: []byte(testCategories)}}
-	for slug, icon := range map[string]string{"bad": inlineBad, "bad-icon": inlineBadIcon, "victim": inlineVictim} {
+	for slug, icon := range map[string]string{"bad": inlineBad, "bad-icon": inlineBadIcon, "wide": inlineWide, "victim": inlineVictim} {
 		src[slug+"/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta(slug, "#123456"))}
 		src[slug+"/icon.svg"] = &fstest.MapFile{Data: []byte(icon)}
 	}
 	tree, _ := buildTree(t, src, Options{Dir: "src"})
 	victim := tree["logos/victim/icon.svg"]
 	base := probe(t, b, "the page without logos", inlinePage(victim))
-	got := probe(t, b, "the page with the published logos", inlinePage(victim, tree["logos/bad/icon.svg"], tree["logos/bad-icon/icon.svg"], victim))
+	got := probe(t, b, "the page with the published logos", inlinePage(victim, tree["logos/bad/icon.svg"], tree["logos/bad-icon/icon.svg"], tree["logos/wide/icon.svg"], victim))
 	if diff := cmp.Diff(base.Elements, got.Elements); diff != "" {
 		t.Errorf("the published logos change the page around them (-without +with):\n%s", diff)
 	}
@@ -175,6 +180,9 @@ func TestInlineLogosKeepToThemselves(t *testing.T) {
 	// files the checker refuses.
 	if raw := probe(t, b, "the sources as written", inlinePage(victim, inlineBad, inlineBadIcon)); cmp.Equal(base.Elements, raw.Elements) {
 		t.Error("the logos' sources, inlined unprefixed, change nothing the test sees: it cannot fail")
+	}
+	if raw := probe(t, b, "the wide source as written", inlinePage(victim, inlineWide)); cmp.Equal(base.Elements, raw.Elements) && bytes.Equal(base.Below, raw.Below) {
+		t.Error("a root overflow=visible with artwork far outside the viewBox, inlined as written, changes nothing the test sees: it cannot fail")
 	}
 	for _, c := range inlineControls {
 		bad := fstest.MapFS{"categories.yaml": src["categories.yaml"], "acme/logo.yaml": src["bad/logo.yaml"], "acme/icon.svg": {Data: []byte(c.src)}}

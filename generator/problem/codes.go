@@ -185,6 +185,10 @@ const (
 	// SVGRootStyle: styling of the root <svg> that moves it, resizes it or
 	// lets it paint outside its box when it is inlined in a page.
 	SVGRootStyle Code = "svg-root-style"
+	// SVGRootOverflow (warning): an overflow attribute on the root <svg>,
+	// which design tools write and the optimiser drops, so that the
+	// published logo never paints outside its box.
+	SVGRootOverflow Code = "svg-root-overflow"
 	// SVGMonoColour: icon-mono paints something other than currentColor.
 	SVGMonoColour Code = "svg-mono-colour"
 	// SVGSpacePreserve: text under xml:space="preserve" whose spaces the optimiser would collapse.

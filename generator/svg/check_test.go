@@ -227,7 +227,7 @@ func TestCheckSVGRules(t *testing.T) {
 				"x.svg:1:180: font on the root <svg> sets the size of the em its width or height is given in, so it resizes the logo's box in the page; remove it, or give the size in other units",
 			}},
 		{"root overflow attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" overflow="visible"><path d="M0 0"/></svg>`, false,
-			[]string{"x.svg:1:61: overflow on the root <svg> lets whatever is drawn outside the viewBox paint over the page around the logo when it is inlined; remove it"}},
+			[]string{`x.svg:1:61: warning: overflow="visible" on the root <svg> is dropped from the published file, which is clipped to its viewBox; remove it, and keep the artwork inside the viewBox`}},
 		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxDepth+5) + strings.Repeat("</g>", MaxDepth+5)), false,
 			[]string{"x.svg:1:358: elements are nested more than 100 levels deep; flatten the groups"}},
 		{"too many elements", svgDoc(strings.Repeat("<g/>", MaxElements+1)), false,

@@ -441,12 +441,20 @@ func renameIDs(d *Document, prefix string) {
 }
 
 // dropInert removes what design tools write and no renderer draws, once
-// renameIDs has removed the ids nothing refers to: enable-background, in a
+// renameIDs has removed the ids nothing refers to: the root's overflow
+// attribute (a page would draw what lies outside the viewBox, an image
+// does not); enable-background, in a
 // style attribute too (no browser implements it; roundPrecision removes
 // the attribute), and the empty groups removableGroup allows, which may
 // have had an id until then.
 func dropInert(d *Document) {
 	styled := hasElement(d.Root, "style")
+	for i, a := range d.Root.Attrs {
+		if a.Space == "" && a.Local == "overflow" {
+			d.Root.RemoveAttr(i) // checkRootStyle's warning says so
+			break
+		}
+	}
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		for i := 0; i < len(n.Attrs); i++ {

@@ -88,6 +88,14 @@ func (c *checker) checkRootStyle() {
 		}
 	}
 	for _, d := range c.decls[root] {
+		if d.prop == "overflow" && d.origin == originAttr {
+			// Illustrator's SVG Tiny export writes overflow="visible":
+			// dropped (dropInert), it cannot reach a page.
+			if v := strings.ToLower(strings.TrimSpace(d.text)); v != "hidden" && v != "clip" {
+				c.warnf(d.pos, problem.SVGRootOverflow, "overflow=%q on the root <svg> is dropped from the published file, which is clipped to its viewBox; remove it, and keep the artwork inside the viewBox", d.text)
+			}
+			continue
+		}
 		if why := rootRefusal(d.prop, d.text, root); why != "" {
 			c.errorf(d.pos, problem.SVGRootStyle, "%s on the root <svg> %s", d.prop, why)
 		}
