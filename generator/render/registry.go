@@ -131,15 +131,14 @@ func (r *registryRenderer) item(l *check.Logo) (File, error) {
 	// (TestRegistryWriter).
 	w := newEntryWriter(r.base)
 	// Room for the source escaped (a quote or a newline on most of its
-	// lines) and the rest: grown by appends, it was a fifth of what the
-	// build allocates.
+	// lines) and the rest, so that appends need not grow it.
 	w.buf = make([]byte, 0, src.Len()+src.Len()/4+2<<10)
 	b := w.registryItem(Summarize(l), "\n  ", registryItemSchema, src.Bytes())
 	return File{Name: "r/" + l.Slug + ".json", Data: append(b, '\n'), Logo: l.Slug}, nil
 }
 
 // sourcePool keeps the buffers of the components' sources from logo to
-// logo: grown for each, they were a tenth of the bytes a build allocates.
+// logo, so that a build does not grow one for each.
 var sourcePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // index renders r/registry.json, which lists every item without its

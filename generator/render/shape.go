@@ -3,7 +3,6 @@ package render
 import (
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 	"unsafe"
 )
@@ -42,35 +41,50 @@ func placeholder(b []byte, i int, spaced bool) []byte {
 // when the value cannot be filled in at all (the page is then executed
 // whole).
 func placeholders(data any, spaced func(string) (bool, bool)) (shaped, bool) {
-	w := shapeWalker{spaced: spaced, ok: true}
+	w := shapeWalker{spaced: spaced, ok: true, copying: true}
 	in := reflect.ValueOf(data)
 	out := reflect.New(in.Type()).Elem()
 	w.copy(out, in, false)
-	return shaped{data: out.Interface(), key: w.key.String(), values: w.values}, w.ok
+	return shaped{data: out.Interface(), key: string(w.key), values: w.values}, w.ok
 }
 
-// shapeWalker builds a shaped copy of a value.
+// shapeOf reads the shape of data into w, as placeholders does but
+// without the copy with placeholders, which only making a skeleton needs:
+// w.key and w.values then hold its key and values, and w.ok whether it
+// is fit for a skeleton. w is reused from one page to the next.
+func (w *shapeWalker) shapeOf(data any, spaced func(string) (bool, bool)) {
+	*w = shapeWalker{spaced: spaced, ok: true, key: w.key[:0], values: w.values[:0], buf: w.buf}
+	w.copy(reflect.Value{}, reflect.ValueOf(data), false)
+}
+
+// walkers are shapeWalkers for shapeOf, kept from page to page.
+var walkers = sync.Pool{New: func() any { return new(shapeWalker) }}
+
+// shapeWalker reads the shape of a value and, when copying, builds a copy
+// of it with placeholders for its values.
 type shapeWalker struct {
-	spaced func(string) (bool, bool)
-	key    strings.Builder
-	values []string
-	ok     bool
-	buf    []byte
+	spaced  func(string) (bool, bool)
+	copying bool
+	key     []byte
+	values  []string
+	ok      bool
+	buf     []byte
 }
 
-// copy sets dst, which is settable, to a copy of src with its text values
-// replaced; literal keeps strings as they are, as part of the key.
+// copy reads src and, when copying, sets dst, which is settable, to a
+// copy of src with its text values replaced; literal keeps strings as
+// they are, as part of the key.
 func (w *shapeWalker) copy(dst, src reflect.Value, literal bool) {
 	switch src.Kind() {
 	case reflect.String:
 		w.text(dst, src.String(), literal)
 		return
 	case reflect.Bool:
-		w.key.WriteString(strconv.FormatBool(src.Bool()))
+		w.key = strconv.AppendBool(w.key, src.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		w.key.WriteString(strconv.FormatInt(src.Int(), 10))
+		w.key = strconv.AppendInt(w.key, src.Int(), 10)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		w.key.WriteString(strconv.FormatUint(src.Uint(), 10))
+		w.key = strconv.AppendUint(w.key, src.Uint(), 10)
 	case reflect.Struct:
 		w.structure(dst, src)
 		return
@@ -79,8 +93,12 @@ func (w *shapeWalker) copy(dst, src reflect.Value, literal bool) {
 		return
 	case reflect.Pointer:
 		if src.IsNil() {
-			w.key.WriteByte('N')
+			w.key = append(w.key, 'N')
 			break
+		}
+		if !w.copying {
+			w.copy(dst, src.Elem(), literal)
+			return
 		}
 		p := reflect.New(src.Type().Elem())
 		w.copy(p.Elem(), src.Elem(), literal)
@@ -89,30 +107,36 @@ func (w *shapeWalker) copy(dst, src reflect.Value, literal bool) {
 	default:
 		w.ok = false // a kind no template data of the site has: maps among them
 	}
-	dst.Set(src)
-	w.key.WriteByte(';')
+	if w.copying {
+		dst.Set(src)
+	}
+	w.key = append(w.key, ';')
 }
 
 func (w *shapeWalker) text(dst reflect.Value, s string, literal bool) {
 	switch {
 	case literal:
-		w.key.WriteString(strconv.Quote(s))
-		dst.SetString(s)
+		w.key = strconv.AppendQuote(w.key, s)
+		if w.copying {
+			dst.SetString(s)
+		}
 		return
 	case s == "":
-		w.key.WriteString("E;")
+		w.key = append(w.key, "E;"...)
 		return
 	}
 	spaced, ok := w.spaced(s)
 	w.ok = w.ok && ok
 	if spaced {
-		w.key.WriteString("S;")
+		w.key = append(w.key, "S;"...)
 	} else {
-		w.key.WriteString("V;")
+		w.key = append(w.key, "V;"...)
 	}
-	w.buf = placeholder(w.buf[:0], len(w.values), spaced)
+	if w.copying {
+		w.buf = placeholder(w.buf[:0], len(w.values), spaced)
+		dst.SetString(string(w.buf))
+	}
 	w.values = append(w.values, s)
-	dst.SetString(string(w.buf))
 }
 
 // shapeField is a field of a struct as the walker reads it.
@@ -144,34 +168,56 @@ func fieldsOf(t reflect.Type) []shapeField {
 // unexported type, whose fields a template reads as the outer struct's,
 // is read and set through its address.
 func (w *shapeWalker) structure(dst, src reflect.Value) {
+	if !w.copying {
+		w.fields(dst, src)
+		return
+	}
 	if !src.CanAddr() {
 		a := reflect.New(src.Type()).Elem()
 		a.Set(src)
 		src = a
 	}
 	dst.Set(src) // fields no template reads, as they are
-	w.key.WriteByte('{')
+	w.fields(dst, src)
+}
+
+// fields reads, and when copying copies, the fields of a struct a
+// template reads.
+func (w *shapeWalker) fields(dst, src reflect.Value) {
+	w.key = append(w.key, '{')
 	for _, f := range fieldsOf(src.Type()) {
-		s, d := src.Field(f.index), dst.Field(f.index)
-		if f.hidden {
-			s = reflect.NewAt(s.Type(), unsafe.Pointer(s.UnsafeAddr())).Elem()
-			d = reflect.NewAt(d.Type(), unsafe.Pointer(d.UnsafeAddr())).Elem()
+		s := src.Field(f.index)
+		var d reflect.Value
+		if w.copying {
+			d = dst.Field(f.index)
+			if f.hidden {
+				s = reflect.NewAt(s.Type(), unsafe.Pointer(s.UnsafeAddr())).Elem()
+				d = reflect.NewAt(d.Type(), unsafe.Pointer(d.UnsafeAddr())).Elem()
+			}
 		}
 		w.copy(d, s, f.literal)
 	}
-	w.key.WriteByte('}')
+	w.key = append(w.key, '}')
 }
 
 func (w *shapeWalker) list(dst, src reflect.Value, literal bool) {
 	if src.IsNil() {
-		w.key.WriteString("N;")
+		w.key = append(w.key, "N;"...)
+		return
+	}
+	w.key = append(w.key, '[')
+	w.key = strconv.AppendInt(w.key, int64(src.Len()), 10)
+	if !w.copying {
+		for i := range src.Len() {
+			w.copy(reflect.Value{}, src.Index(i), literal)
+		}
+		w.key = append(w.key, ']')
 		return
 	}
 	c := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
-	w.key.WriteString("[" + strconv.Itoa(src.Len()))
 	for i := range src.Len() {
 		w.copy(c.Index(i), src.Index(i), literal)
 	}
-	w.key.WriteByte(']')
+	w.key = append(w.key, ']')
 	dst.Set(c)
 }

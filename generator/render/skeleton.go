@@ -43,15 +43,16 @@ type skeletonSet struct {
 	m    map[string]*skeleton
 }
 
-// get returns the skeleton of sh, made on first use.
-func (s *skeletonSet) get(sh shaped) (*skeleton, error) {
+// get returns the skeleton of the shape named key, made on first use from
+// the shaped copy that shape returns.
+func (s *skeletonSet) get(key []byte, shape func() shaped) (*skeleton, error) {
 	s.mu.RLock()
-	sk, found := s.m[sh.key]
+	sk, found := s.m[string(key)]
 	s.mu.RUnlock()
 	if found {
 		return sk, nil
 	}
-	sk, err := s.make(sh)
+	sk, err := s.make(shape())
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func (s *skeletonSet) get(sh shaped) (*skeleton, error) {
 		s.m = map[string]*skeleton{}
 	}
 	if len(s.m) < maxSkeletons {
-		s.m[sh.key] = sk
+		s.m[string(key)] = sk
 	}
 	s.mu.Unlock()
 	return sk, nil
@@ -94,28 +95,35 @@ func htmlSkeletons(m *minify.M, exec func(w io.Writer, data any) error) *skeleto
 // fillHTML appends what the minified page of data holds to b, and reports
 // false, appending nothing, when a value of it cannot be filled in.
 func (s *skeletonSet) fillHTML(b []byte, data any) ([]byte, bool, error) {
-	sh, ok := placeholders(data, spacedInText)
-	if !ok {
+	w := walkers.Get().(*shapeWalker)
+	defer walkers.Put(w)
+	w.shapeOf(data, spacedInText)
+	if !w.ok {
 		return b, false, nil
 	}
-	sk, err := s.get(sh)
+	values := w.values
+	sk, err := s.get(w.key, func() shaped { sh, _ := placeholders(data, spacedInText); return sh })
 	if err != nil || sk == nil {
 		return b, false, err
 	}
 	for _, o := range sk.occ {
-		if !fitsOccurrence(sh.values[o.value], o) {
+		if !fitsOccurrence(values[o.value], o) {
 			return b, false, nil
 		}
 	}
 	if b == nil {
-		b = make([]byte, 0, sk.size+sk.size/4)
+		n := sk.size
+		for _, o := range sk.occ {
+			n += len(values[o.value]) + len(values[o.value])/8 // room for escapes
+		}
+		b = make([]byte, 0, n)
 	}
 	for i, o := range sk.occ {
 		b = append(b, sk.parts[i]...)
 		if len(o.funcs) > 0 { // wrapURL: fitsOccurrence allows no other
-			b = appendURLParts(b, sh.values[o.value], func(b []byte, part string) []byte { return fillIn(b, part, o.kind) })
+			b = appendURLParts(b, values[o.value], func(b []byte, part string) []byte { return fillIn(b, part, o.kind) })
 		} else {
-			b = fillIn(b, sh.values[o.value], o.kind)
+			b = fillIn(b, values[o.value], o.kind)
 		}
 	}
 	return append(b, sk.parts[len(sk.occ)]...), true, nil
@@ -351,17 +359,21 @@ func textSkeletons(exec func(w io.Writer, data any) error) *skeletonSet {
 // fillText appends the template's output for data to b, applying to each
 // value the functions the skeleton names; false when it has no skeleton.
 func (s *skeletonSet) fillText(b []byte, data any, apply func(fn, v string) string) ([]byte, bool, error) {
-	sh, ok := placeholders(data, func(string) (bool, bool) { return false, true })
-	if !ok {
+	unspaced := func(string) (bool, bool) { return false, true }
+	w := walkers.Get().(*shapeWalker)
+	defer walkers.Put(w)
+	w.shapeOf(data, unspaced)
+	if !w.ok {
 		return b, false, nil
 	}
-	sk, err := s.get(sh)
+	values := w.values
+	sk, err := s.get(w.key, func() shaped { sh, _ := placeholders(data, unspaced); return sh })
 	if err != nil || sk == nil {
 		return b, false, err
 	}
 	for i, o := range sk.occ {
 		b = append(b, sk.parts[i]...)
-		v := sh.values[o.value]
+		v := values[o.value]
 		for _, fn := range o.funcs {
 			v = apply(fn, v)
 		}

@@ -31,6 +31,13 @@ func TestShapes(t *testing.T) {
 		if !ok {
 			t.Fatalf("%+v: not fit for a skeleton", d)
 		}
+		// The shape read without a copy, as a page whose skeleton is
+		// made already reads it, must be the same.
+		var w shapeWalker
+		w.shapeOf(d, func(string) (bool, bool) { return false, true })
+		if diff := cmp.Diff([]any{sh.key, sh.values, true}, []any{string(w.key), w.values, w.ok}); diff != "" {
+			t.Errorf("%+v: shapeOf against placeholders (-want +got):\n%s", d, diff)
+		}
 		return sh.key
 	}
 	if key(base) != key(same) {

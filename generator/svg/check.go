@@ -324,19 +324,28 @@ func whitespaceMatters(s string) bool {
 
 // attr checks one attribute of n against the allowlist and reads its value.
 func (c *checker) attr(n *Node, a *Attr) {
+	if kind := c.attrKind(n, a); kind != 0 {
+		c.attrValue(n, a, kind)
+	}
+}
+
+// attrKind returns what kind of value attribute a of n holds, or 0, having
+// said why, when a is not allowed or is left unchecked (a namespace
+// declaration, editor metadata).
+func (c *checker) attrKind(n *Node, a *Attr) attrKind {
 	pos := c.d.AttrPos(a)
 	name := a.Name()
 	lower := strings.ToLower(a.Local)
 	if strings.HasPrefix(lower, "on") && a.Space == "" {
 		c.errorf(pos, problem.SVGAttributeNotAllowed, "event handler attribute %s is not allowed on <%s>; remove it", name, n.Name())
-		return
+		return 0
 	}
 	var kind attrKind
 	switch {
 	case a.Space == NSXMLNS:
-		return // a namespace declaration: what it declares is checked where it is used
+		return 0 // a namespace declaration: what it declares is checked where it is used
 	case editorNamespaces[a.Space]:
-		return // editor metadata, dropped
+		return 0 // editor metadata, dropped
 	case a.Space == "":
 		kind = attributes[a.Local]
 		if kind == 0 && (strings.HasPrefix(a.Local, "data-") || strings.HasPrefix(a.Local, "aria-")) {
@@ -346,7 +355,7 @@ func (c *checker) attr(n *Node, a *Attr) {
 		kind = namespacedAttributes[[2]string{a.Space, a.Local}]
 	default:
 		c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is in the namespace %q; only xml:space, xml:lang, xlink:href and xlink:title are allowed besides SVG's own", name, truncate(a.Space, 60))
-		return
+		return 0
 	}
 	if kind == 0 {
 		if why, ok := refusedAttributes[lower]; ok {
@@ -354,12 +363,19 @@ func (c *checker) attr(n *Node, a *Attr) {
 		} else {
 			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not an attribute a logo may use (see the allowlist in docs/security.md); remove it", name)
 		}
-		return
+		return 0
 	}
 	if hasJavascriptURL(a.Value) {
 		c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s on <%s> contains javascript:; remove it", name, n.Name())
-		return
+		return 0
 	}
+	return kind
+}
+
+// attrValue checks the value of attribute a of n, of the given kind.
+func (c *checker) attrValue(n *Node, a *Attr, kind attrKind) {
+	pos := c.d.AttrPos(a)
+	name := a.Name()
 	switch kind {
 	case kindText:
 		if n.Local == "style" && a.Local == "type" && strings.TrimSpace(a.Value) != "" && !strings.EqualFold(strings.TrimSpace(a.Value), "text/css") {

@@ -74,14 +74,13 @@ func (m *Memo) checkPath(d string) (msg string, at int) {
 	return msg, at
 }
 
-// segArenas holds the segment arenas of released Memos. A new arena per
-// logo was a quarter of a clean build's allocation (100 of 432 MB for
-// simple-icons): readPathInto's bound asks for a segment, 88 bytes, for
-// every 12 bytes of path.
+// segArenas holds the segment arenas of released Memos, so that a build
+// does not allocate a new arena per logo: readPathInto's bound asks for a
+// segment for every few bytes of path.
 var segArenas sync.Pool // of *[]pathSeg
 
 // maxPooledArena is the most segments an arena kept for the next Memo
-// may hold (1 MB): a logo with megabytes of paths keeps no memory after
+// may hold, so that a logo with megabytes of paths keeps no memory after
 // it.
 const maxPooledArena = 1 << 20 / int(unsafe.Sizeof(pathSeg{}))
 

@@ -230,32 +230,61 @@ func (p *precisionPass) element(n *Node, round, isRoot bool, inherited map[strin
 		}
 		scale *= p.maxScale
 	}
-	if p.cssTransform || p.markers || math.IsInf(scale, 0) || !(scale > 0) {
+	if p.cssTransform || p.markers || math.IsInf(scale, 0) || !(scale > 0) || !roundable(n, isRoot) {
 		round = false
 	}
-	if !isRoot && !plainContainers[local] && roundAttrs[local] == nil &&
+	own := ownProps(n)
+	p.attrs(n, at, round, isRoot, scale, inherited)
+
+	next, copied := inherited, false
+	for k, v := range own {
+		if propDefaults[k].inherited {
+			if !copied {
+				next, copied = copyMap(inherited), true
+			}
+			next[k] = v
+		}
+	}
+	p.children(n, round && (isRoot || plainContainers[local]), next)
+	// Empty groups and defs render nothing; an id may still be used.
+	if !isRoot && !at.inSwitch {
+		if _, hasID := n.Attr("id"); local == "g" && removableGroup(n, p.styleElement) || local == "defs" && !hasID && isEmpty(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// roundable reports whether n's own coordinates may be rounded at all:
+// not in a nested <svg>, nor in user spaces set by the bounding box or a
+// symbol's own viewBox, and only on elements whose attributes the pass
+// knows.
+func roundable(n *Node, isRoot bool) bool {
+	local := n.Local
+	if isRoot {
+		return true
+	}
+	if local == "svg" || !plainContainers[local] && roundAttrs[local] == nil &&
 		local != "path" && local != "polygon" && local != "polyline" {
-		round = false
+		return false
 	}
 	switch local {
 	case "clipPath":
-		if v, _ := n.Attr("clipPathUnits"); v == "objectBoundingBox" {
-			round = false
-		}
+		v, _ := n.Attr("clipPathUnits")
+		return v != "objectBoundingBox"
 	case "mask":
-		if v, _ := n.Attr("maskContentUnits"); v == "objectBoundingBox" {
-			round = false
-		}
+		v, _ := n.Attr("maskContentUnits")
+		return v != "objectBoundingBox"
 	case "symbol":
-		if _, ok := n.Attr("viewBox"); ok {
-			round = false
-		}
+		_, ok := n.Attr("viewBox")
+		return !ok
 	}
-	if !isRoot && local == "svg" {
-		round = false
-	}
+	return true
+}
 
-	// Presentation properties this element sets, for its content.
+// ownProps returns the presentation properties n sets, in attributes and
+// its style attribute, for its content.
+func ownProps(n *Node) map[string]string {
 	own := map[string]string{}
 	for _, a := range n.Attrs {
 		if a.Space == "" {
@@ -270,38 +299,28 @@ func (p *precisionPass) element(n *Node, round, isRoot bool, inherited map[strin
 			own[d.prop] = strings.TrimSpace(cssText(d.value))
 		}
 	}
+	return own
+}
 
+// attrs removes n's attributes that change nothing and, when round says
+// so, rounds its coordinates to the tolerance at scale.
+func (p *precisionPass) attrs(n *Node, at *placement, round, isRoot bool, scale float64, inherited map[string]string) {
+	local := n.Local
 	r := newRounder(p.tol / scale)
 	for i := 0; i < len(n.Attrs); i++ {
 		a := n.Attrs[i]
 		if a.Space != "" {
 			continue
 		}
-		name := a.Local
-		switch {
-		case name == "enable-background" || strings.HasPrefix(name, "data-") && !p.styleElement,
-			name == "style" && strings.TrimSpace(a.Value) == "",
-			// clip-rule only counts for shapes drawn as a clip path.
-			name == "clip-rule" && shapes[local] && !at.indirect && !p.styleElement && !inClipPath(n):
+		if p.redundant(n, at, a, inherited) {
 			n.RemoveAttr(i)
 			i--
 			continue
 		}
-		if def, ok := propDefaults[name]; ok && !p.styleElement && isDefault(name, a.Value, def.value) {
-			// An inherited property at its initial value is redundant only
-			// where an ancestor in the file sets that same value: otherwise
-			// it guards against what a page around an inline SVG, or a
-			// <use>, passes down.
-			up, set := inherited[name]
-			if !def.inherited || !at.indirect && set && isDefault(name, up, def.value) {
-				n.RemoveAttr(i)
-				i--
-				continue
-			}
-		}
 		if !round || !r.ok {
 			continue
 		}
+		name := a.Local
 		switch {
 		case name == "d" && local == "path":
 			if v, ok := p.memo.roundPath(a.Value, r, !p.dashed); ok && len(v) < len(a.Value) {
@@ -318,19 +337,34 @@ func (p *precisionPass) element(n *Node, round, isRoot bool, inherited map[strin
 			}
 		}
 	}
+}
 
-	next, copied := inherited, false
-	for k, v := range own {
-		if propDefaults[k].inherited {
-			if !copied {
-				next, copied = copyMap(inherited), true
-			}
-			next[k] = v
-		}
+// redundant reports whether attribute a of n changes nothing drawn.
+func (p *precisionPass) redundant(n *Node, at *placement, a Attr, inherited map[string]string) bool {
+	name := a.Local
+	switch {
+	case name == "enable-background" || strings.HasPrefix(name, "data-") && !p.styleElement,
+		name == "style" && strings.TrimSpace(a.Value) == "",
+		// clip-rule only counts for shapes drawn as a clip path.
+		name == "clip-rule" && shapes[n.Local] && !at.indirect && !p.styleElement && !inClipPath(n):
+		return true
 	}
+	def, ok := propDefaults[name]
+	if !ok || p.styleElement || !isDefault(name, a.Value, def.value) {
+		return false
+	}
+	// An inherited property at its initial value is redundant only where
+	// an ancestor in the file sets that same value: otherwise it guards
+	// against what a page around an inline SVG, or a <use>, passes down.
+	up, set := inherited[name]
+	return !def.inherited || !at.indirect && set && isDefault(name, up, def.value)
+}
+
+// children handles n's child elements and removes those not to be kept.
+func (p *precisionPass) children(n *Node, round bool, inherited map[string]string) {
 	kept := n.Children[:0]
 	for _, k := range n.Children {
-		if k.Type != ElementNode || p.element(k, round && (isRoot || plainContainers[local]), false, next) {
+		if k.Type != ElementNode || p.element(k, round, false, inherited) {
 			kept = append(kept, k)
 		}
 	}
@@ -341,13 +375,6 @@ func (p *precisionPass) element(n *Node, round, isRoot bool, inherited map[strin
 		n.dirty = true
 	}
 	n.Children = kept
-	// Empty groups and defs render nothing; an id may still be used.
-	if !isRoot && !at.inSwitch {
-		if _, hasID := n.Attr("id"); local == "g" && removableGroup(n, p.styleElement) || local == "defs" && !hasID && isEmpty(n) {
-			return false
-		}
-	}
-	return true
 }
 
 func inClipPath(n *Node) bool {

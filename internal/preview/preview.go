@@ -63,6 +63,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// serve answers r from the tree in h.Dir, or from h.Live under LivePath.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	// CORS is open on every answer, errors included, so a cross-origin
 	// client sees the real status instead of a CORS failure.
@@ -114,6 +115,21 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	name, data, ok := h.read(w, r, root, name, version)
+	if !ok {
+		return
+	}
+	data = h.setHeaders(w, r.URL.Path, name, data, version)
+	// ServeContent answers If-None-Match with 304 and handles HEAD and
+	// ranges. No modification time: the ETag is the validator.
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+}
+
+// read returns the file of root that name names (its index.html for a
+// folder) and its bytes. When there is none to serve, it answers the
+// request itself (a redirect to the folder's slash form, the 404 page, or
+// 403 for a file too large) and reports false.
+func (h *Handler) read(w http.ResponseWriter, r *http.Request, root *os.Root, name, version string) (string, []byte, bool) {
 	info, err := root.Stat(name)
 	if err == nil && info.IsDir() {
 		if !strings.HasSuffix(r.URL.Path, "/") {
@@ -124,28 +140,25 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 				target += "?" + r.URL.RawQuery
 			}
 			http.Redirect(w, r, target, http.StatusMovedPermanently)
-			return
+			return "", nil, false
 		}
 		name = path.Join(name, "index.html")
 		info, err = root.Stat(name)
 	}
 	if err != nil || !info.Mode().IsRegular() {
 		h.notFound(w, r, root, version)
-		return
+		return "", nil, false
 	}
 	if info.Size() > MaxFileSize {
 		httpError(w, http.StatusForbidden, "file too large for the preview server")
-		return
+		return "", nil, false
 	}
 	data, err := readFile(root, name)
 	if err != nil {
 		h.notFound(w, r, root, version)
-		return
+		return "", nil, false
 	}
-	data = h.setHeaders(w, r.URL.Path, name, data, version)
-	// ServeContent answers If-None-Match with 304 and handles HEAD and
-	// ranges. No modification time: the ETag is the validator.
-	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+	return name, data, true
 }
 
 // NotFoundPage is the page a build writes for missing paths. Netlify and
