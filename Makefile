@@ -225,6 +225,7 @@ stub-load:
 	"$$tmp/deploystub-load" -stub "$$tmp/deploystub" -n 20000 -c 8 -timeout 30s
 
 # clean removes the output, the build's state folder beside it, and the
-# separate state entries older versions kept there.
+# state files that earlier releases of logoindex kept beside it.
+STATE_PREFIX = $(dir $(OUT)).$(notdir $(OUT))
 clean:
-	rm -rf $(OUT) .$(OUT).logoindex .$(OUT).cache .$(OUT).cache-spare .$(OUT).lock .$(OUT)-standby test-output
+	rm -rf $(OUT) $(STATE_PREFIX).logoindex $(STATE_PREFIX).cache $(STATE_PREFIX).cache-spare $(STATE_PREFIX).lock $(STATE_PREFIX)-standby test-output

@@ -76,7 +76,7 @@ func TestSpecialFilesAreNotOpened(t *testing.T) {
 	}
 }
 
-// TestBuildTreeModesFollowUmask builds under umask 027, into a new output
+// TestBuildModesFollowUmask builds under umask 027, into a new output
 // and again after a source changed, with and without Rebuild: every file
 // of the output gets mode 0644 less the umask and every folder 0755 less
 // the umask, whichever way it was written (the collection's files are
@@ -84,7 +84,7 @@ func TestSpecialFilesAreNotOpened(t *testing.T) {
 // ones linked from the last tree). The standby tree in the state folder,
 // live after the next build, is held to the same modes, and nothing in
 // the state folder is more open than the umask allows.
-func TestBuildTreeModesFollowUmask(t *testing.T) {
+func TestBuildModesFollowUmask(t *testing.T) {
 	defer syscall.Umask(syscall.Umask(0o027))
 	for _, rebuild := range []bool{false, true} {
 		src := copyDir(t, "testdata/golden/src")

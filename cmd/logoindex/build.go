@@ -32,7 +32,7 @@ type sourceFlags struct {
 // patternsArg is how build and check name their positional arguments.
 const patternsArg = "[pattern ...]"
 
-// patternsFlagSet is newFlagSet for build and check, whose -h also says
+// patternsFlagSet is cli.NewFlagSet for build and check, whose -h also says
 // what the patterns are.
 func patternsFlagSet(name, what string, stderr io.Writer) *flag.FlagSet {
 	fs := cli.NewFlagSet(name, patternsArg, stderr)

@@ -64,9 +64,9 @@ type Summary struct {
 	Variants            []string // the variants it has, in the order of Variants
 	DarkIcon            bool     // it has icon-dark.svg
 	IconOnDark          bool     // its icon reads on a dark page (readsOnDark)
-
 }
 
+// Summarize returns what the collection's files need of l.
 func Summarize(l *check.Logo) *Summary {
 	s := &Summary{
 		Slug: l.Slug, Name: l.Name, Hex: l.Hex, Categories: l.Categories, Aliases: l.Aliases,
@@ -119,6 +119,7 @@ type Renderer struct {
 	registry    *registryRenderer
 }
 
+// New returns a Renderer for opts, with its templates parsed.
 func New(opts Options) (*Renderer, error) {
 	r := &Renderer{base: strings.TrimRight(opts.BaseURL, "/"), installTmpl: opts.InstallTemplate, tmpl: opts.Templates, logos: opts.Logos}
 	if r.installTmpl == "" {
@@ -413,7 +414,7 @@ func (r *Renderer) CollectionFiles(c Collection, emit func(name string, write fu
 	return errors.Join(errs...)
 }
 
-// emitAll hands files to emit, as collectionFiles does its own.
+// emitAll hands files to emit, as CollectionFiles does its own.
 func emitAll(files []File, emit func(name string, write func(io.Writer) error) error) error {
 	for _, f := range files {
 		write := func(w io.Writer) error {

@@ -415,7 +415,8 @@ func controlKind(r rune) string {
 
 // component reads component: a JS identifier the component module can
 // declare. Names the component template itself uses are checked later,
-// against the template of the build (Validate).
+// against the template of the build (render.TemplateNames, in the checks
+// across logos).
 func (r *metaReader) component(k, v *yaml.Node) string {
 	c := r.text(k, v, "component")
 	switch {

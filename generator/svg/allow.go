@@ -231,7 +231,7 @@ var editorNamespaces = toSet("http://www.inkscape.org/namespaces/inkscape http:/
 	"http://ns.adobe.com/XPath/1.0/ http://www.bohemiancoding.com/sketch/ns http://www.serif.com/ " +
 	"http://www.figma.com/figma/ns")
 
-// elementInfo is what the allowlist says of an element.
+// allowedElement reports whether the allowlist allows an element.
 func allowedElement(local string) bool { return elements[local] }
 
 func groups(pairs ...string) map[string]bool {

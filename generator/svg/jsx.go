@@ -540,8 +540,6 @@ func styleKey(prop string) string {
 	return b.String()
 }
 
-// splitDecls splits a declaration list at the semicolons outside strings,
-// parentheses and comments, dropping the comments.
 // templateEscape escapes s for the inside of a JS template literal.
 func templateEscape(s string) string {
 	var b strings.Builder

@@ -188,8 +188,8 @@ func direntMode(dirfd int, name string, typ byte) (fs.FileMode, error) {
 // read to fs.FS.
 var noOpenat2 atomic.Bool
 
-// readAt reads the regular file name under the folder fd, as readSource
-// does through an os.Root, in the five system calls a read needs: openat2
+// readAt reads the regular file name under the folder fd, as a read
+// through an os.Root does, in the five system calls a read needs: openat2
 // resolves name beneath fd and refuses any link on the way. An os.Root's
 // Open opens each folder on the way, follows links that stay inside and
 // sets the file up for the poller, twelve calls, for each of the many
@@ -282,7 +282,7 @@ var noStatx atomic.Bool
 
 // statAt is fstatat(fd, name, AT_SYMLINK_NOFOLLOW), by statx(2) as a raw
 // system call where there is one: a stat of a file on this machine's disk
-// does not wait on it, and was a no-op build's hottest call.
+// does not wait on it, and a no-op build makes one for every input.
 func statAt(fd int, name string) (Stat, error) {
 	if !noStatx.Load() {
 		var st unix.Statx_t

@@ -97,17 +97,30 @@ func (e *Encoder) Raw(s string) {
 	e.write(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
-func (e *Encoder) Uint(x uint64)    { e.buf = binary.AppendUvarint(e.buf, x); e.grew() }
-func (e *Encoder) Int(x int64)      { e.buf = binary.AppendVarint(e.buf, x); e.grew() }
+// Uint writes x as a uvarint.
+func (e *Encoder) Uint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x); e.grew() }
+
+// Int writes x as a varint.
+func (e *Encoder) Int(x int64) { e.buf = binary.AppendVarint(e.buf, x); e.grew() }
+
+// Sum writes the bytes of s as they are.
 func (e *Encoder) Sum(s digest.Sum) { e.buf = append(e.buf, s[:]...); e.grew() }
-func (e *Encoder) String(s string)  { e.Uint(uint64(len(s))); e.Raw(s) }
-func (e *Encoder) Bytes(b []byte)   { e.String(unsafe.String(unsafe.SliceData(b), len(b))) }
+
+// String writes the length of s, then its bytes.
+func (e *Encoder) String(s string) { e.Uint(uint64(len(s))); e.Raw(s) }
+
+// Bytes writes b as String writes a string.
+func (e *Encoder) Bytes(b []byte) { e.String(unsafe.String(unsafe.SliceData(b), len(b))) }
+
+// Strings writes the number of strings, then each as String does.
 func (e *Encoder) Strings(s []string) {
 	e.Uint(uint64(len(s)))
 	for _, x := range s {
 		e.String(x)
 	}
 }
+
+// Bool writes b as the Uint 1 or 0.
 func (e *Encoder) Bool(b bool) {
 	var x uint64
 	if b {
@@ -166,6 +179,7 @@ func (d *Decoder) Done() error {
 // Left is what is left to read.
 func (d *Decoder) Left() string { return d.s }
 
+// Uint reads a uvarint.
 func (d *Decoder) Uint() uint64 {
 	var x uint64
 	for i, shift := 0, uint(0); i < len(d.s) && i < binary.MaxVarintLen64; i, shift = i+1, shift+7 {
@@ -183,6 +197,7 @@ func (d *Decoder) Uint() uint64 {
 	return 0
 }
 
+// Int reads a varint.
 func (d *Decoder) Int() int64 {
 	u := d.Uint()
 	return int64(u>>1) ^ -int64(u&1) // binary.AppendVarint's zig-zag
@@ -208,6 +223,7 @@ func (d *Decoder) String() string {
 	return s
 }
 
+// Sum reads the bytes of a digest.Sum.
 func (d *Decoder) Sum() digest.Sum {
 	var h digest.Sum
 	if len(d.s) < len(h) {
@@ -219,8 +235,10 @@ func (d *Decoder) Sum() digest.Sum {
 	return h
 }
 
+// Bool reads what Encoder.Bool wrote.
 func (d *Decoder) Bool() bool { return d.Uint() != 0 }
 
+// Strings reads what Encoder.Strings wrote.
 func (d *Decoder) Strings() []string {
 	n := d.Count(1)
 	if n == 0 {
