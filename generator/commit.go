@@ -71,23 +71,8 @@ func (b *build) upToDate() bool {
 	if err != nil || d != b.prev.digest {
 		return false
 	}
-	n, sum := len(b.prev.files), filesNameSum(b.prev.files)
-	r := spill.NewReader(b.records)
-	for _, l := range b.logos {
-		if !l.ok() {
-			continue
-		}
-		s, err := b.encodedRecord(l, r)
-		if err != nil {
-			return false
-		}
-		head, err := readRecordHead(s)
-		if err != nil {
-			return false
-		}
-		n, sum = n+head.n, sum+head.namesum
-	}
-	if !b.tree.Current(n, sum) {
+	n, sum, err := b.treeCount(b.prev.files)
+	if err != nil || !b.tree.Current(n, sum) {
 		return false
 	}
 	b.coll = b.prev
@@ -95,6 +80,30 @@ func (b *build) upToDate() bool {
 	return true
 }
 
+// treeCount returns the number of files of a tree holding the
+// collection's files and those of every good logo, and the sum of their
+// names and digests (digest.NameSum), from the logos' records.
+func (b *build) treeCount(collection []fileDigest) (n int, sum uint64, err error) {
+	n, sum = len(collection), filesNameSum(collection)
+	r := spill.NewReader(b.records)
+	for _, l := range b.logos {
+		if !l.ok() {
+			continue
+		}
+		s, err := b.encodedRecord(l, r)
+		if err != nil {
+			return 0, 0, err
+		}
+		head, err := readRecordHead(s)
+		if err != nil {
+			return 0, 0, err
+		}
+		n, sum = n+head.n, sum+head.namesum
+	}
+	return n, sum, nil
+}
+
+// filesNameSum is the sum of digest.NameSum over files.
 func filesNameSum(files []fileDigest) uint64 {
 	var sum uint64
 	for _, f := range files {
@@ -151,21 +160,8 @@ func (b *build) commit() error {
 	if err != nil {
 		return err
 	}
-	b.coll.treeN, b.coll.treeSum = len(b.coll.files), filesNameSum(b.coll.files)
-	r := spill.NewReader(b.records)
-	for _, l := range b.logos {
-		if !l.ok() {
-			continue
-		}
-		s, err := b.encodedRecord(l, r)
-		if err != nil {
-			return err
-		}
-		head, err := readRecordHead(s)
-		if err != nil {
-			return err
-		}
-		b.coll.treeN, b.coll.treeSum = b.coll.treeN+head.n, b.coll.treeSum+head.namesum
+	if b.coll.treeN, b.coll.treeSum, err = b.treeCount(b.coll.files); err != nil {
+		return err
 	}
 	if err := out.Finish(b.coll.treeN, b.eachName); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"encoding/binary"
 	"strings"
 
 	"logoindex/generator/check"
@@ -80,8 +81,7 @@ func (b *build) digestRemoved(h *digest.Hasher, r *spill.Reader) error {
 			return err
 		}
 		h.Write(head.summary[:])
-		h.Write([]byte{byte(head.namesum), byte(head.namesum >> 8), byte(head.namesum >> 16), byte(head.namesum >> 24),
-			byte(head.namesum >> 32), byte(head.namesum >> 40), byte(head.namesum >> 48), byte(head.namesum >> 56)})
+		h.Write(binary.LittleEndian.AppendUint64(nil, head.namesum))
 	}
 	return nil
 }
