@@ -32,7 +32,7 @@ const (
 .st0 path { fill: #00FF00 !important; opacity: .1 !important }
 #header, #main { display: none !important; visibility: hidden !important }
 @media all { @media screen { .x { fill: #0000FF !important; font-size: 90px !important } } }
-svg.r { opacity: .9; font-size: 12px }
+svg.r { opacity: .9; font-family: serif }
 </style><g class="st0"><path class="icon-x" d="M2 2h20v20H2z"/><path id="header" class="x" d="M4 4h4v4H4z"/></g><rect id="main" width="1" height="1"/></svg>`
 	inlineBadIcon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><style>
 .x { fill: #00FF00 !important; stroke: #00FF00 !important; display: none !important }

@@ -15,10 +15,16 @@ import (
 func optimise(l *Logo, memo *svg.Memo) problem.List {
 	var probs problem.List
 	for _, v := range l.Variants {
+		prefix := IDPrefix(l.Slug, v.Name)
+		if size := len(v.Source) + v.Info.Names*len(prefix); size > MaxPublishedSize {
+			pos := v.doc.Pos(v.doc.Root)
+			probs.Errorf(problem.SVGTooComplex, v.Path, pos.Line, pos.Col, "its %d ids, references and class names would each be published with the prefix %q, making the file up to %d KiB, over the %d KiB a published logo may have; use fewer rules and class names", v.Info.Names, prefix, size>>10, MaxPublishedSize>>10)
+			continue
+		}
 		r, err := svg.OptimiseDocument(v.doc, v.Info, svg.Options{
 			Rules:    rulesFor(v.Name),
 			Title:    l.Name,
-			IDPrefix: IDPrefix(l.Slug, v.Name),
+			IDPrefix: prefix,
 			Memo:     memo,
 		})
 		if err != nil {
@@ -34,6 +40,12 @@ func optimise(l *Logo, memo *svg.Memo) problem.List {
 	}
 	return probs
 }
+
+// MaxPublishedSize bounds what a published variant may grow to once its
+// names are prefixed, twice the largest source (source.MaxSVGSize): a
+// file of many short class names cannot multiply the work and the bytes
+// of every later stage.
+const MaxPublishedSize = 2 * source.MaxSVGSize
 
 // IDPrefix is what the ids of a published variant, and the classes its
 // <style> selects, start with: the slug and the variant, each followed by

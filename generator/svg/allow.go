@@ -96,7 +96,7 @@ const (
 // group, with their kind.
 var attributes = attrGroups(
 	// Identity, accessibility and language: inert text.
-	kindText, "role lang tabindex focusable version baseProfile aria-label aria-labelledby aria-describedby "+
+	kindText, "role lang focusable version baseProfile aria-label aria-labelledby aria-describedby "+
 		"aria-hidden aria-roledescription aria-description",
 	kindID, "id",
 	kindClass, "class",
@@ -160,6 +160,7 @@ var refusedAttributes = map[string]string{
 	"externalresourcesrequired": "it waits for external resources",
 	"crossorigin":               "it belongs to elements that load resources",
 	"nonce":                     "it belongs to scripts and stylesheets that load resources",
+	"tabindex":                  "it puts the logo in the order in which the page around it takes focus",
 }
 
 // properties are the CSS properties a style attribute or a <style> element

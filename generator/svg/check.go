@@ -46,6 +46,10 @@ type Info struct {
 	// each reference to a pattern, marker, mask, clip path or filter counted
 	// as a copy of what it refers to.
 	Expansion int
+	// Names counts the ids, references to ids, classes of class
+	// attributes and names in selectors: at most how many names a
+	// prefix (Options.IDPrefix) is added to when the file is published.
+	Names int
 }
 
 // Check checks that d is a safe, self-contained, static SVG logo, against
@@ -136,6 +140,7 @@ func (c *checker) check() {
 		return
 	}
 	c.element(root, false)
+	c.info.Names += len(c.ids) + len(c.refs)
 	c.checkSelectorIDs()
 	if len(c.probs.Errors()) > 0 {
 		return // references and paint mean little in a document that is refused anyway
@@ -348,7 +353,7 @@ func (c *checker) attrKind(n *Node, a *Attr) attrKind {
 		return 0 // editor metadata, dropped
 	case a.Space == "":
 		kind = attributes[a.Local]
-		if kind == 0 && (strings.HasPrefix(a.Local, "data-") || strings.HasPrefix(a.Local, "aria-")) {
+		if kind == 0 && strings.HasPrefix(a.Local, "data-") {
 			kind = kindText
 		}
 	case a.Space == NSXML || a.Space == NSXLink:
@@ -358,7 +363,10 @@ func (c *checker) attrKind(n *Node, a *Attr) attrKind {
 		return 0
 	}
 	if kind == 0 {
-		if why, ok := refusedAttributes[lower]; ok {
+		if why, ok := refusedAttributes[lower]; ok || strings.HasPrefix(lower, "aria-") {
+			if !ok {
+				why = "of the aria- attributes a logo may have only aria-label, aria-labelledby, aria-describedby, aria-hidden, aria-roledescription and aria-description, which describe the logo itself and nothing of the page around it"
+			}
 			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not allowed on <%s>: %s; remove it", name, n.Name(), why)
 		} else {
 			c.errorf(pos, problem.SVGAttributeNotAllowed, "attribute %s is not an attribute a logo may use (see the allowlist in docs/security.md); remove it", name)
@@ -381,6 +389,11 @@ func (c *checker) attrValue(n *Node, a *Attr, kind attrKind) {
 		if n.Local == "style" && a.Local == "type" && strings.TrimSpace(a.Value) != "" && !strings.EqualFold(strings.TrimSpace(a.Value), "text/css") {
 			c.errorf(pos, problem.SVGValueInvalid, "<style type=%q> is not CSS; only text/css is allowed", a.Value)
 		}
+		if a.Space == "" && idListAttrs[a.Local] {
+			for _, id := range strings.Fields(a.Value) {
+				c.refs = append(c.refs, reference{nil, id, pos, name})
+			}
+		}
 	case kindSpace:
 		if a.Value != "default" && a.Value != "preserve" {
 			c.errorf(pos, problem.SVGValueInvalid, `xml:space must be "default" or "preserve", not %q`, a.Value)
@@ -395,6 +408,7 @@ func (c *checker) attrValue(n *Node, a *Attr, kind attrKind) {
 			c.ids[a.Value] = n
 		}
 	case kindClass:
+		c.info.Names += len(strings.Fields(a.Value))
 	case kindHref:
 		v := strings.TrimSpace(a.Value)
 		if !strings.HasPrefix(v, "#") || len(v) == 1 || strings.ContainsAny(v, " \t\r\n") {

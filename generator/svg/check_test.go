@@ -44,7 +44,8 @@ func TestCheckSVGGood(t *testing.T) {
 		{"descendant of the file's own class", svgDoc(`<style>.st0 path{fill:red}.st0 > g > .b{fill:blue}svg .c{fill:green}</style><g class="st0"><g><path class="b" d="M0 0"/></g><path d="M0 0"/></g><path class="c" d="M0 0"/>`), false},
 		{"id selectors of the file's own ids, in @media too", svgDoc(`<style>#a{fill:red}@media (prefers-color-scheme:dark){@media screen{g #a{fill:blue}}}</style><g><path id="a" d="M0 0"/></g>`), false},
 		{"root styles that keep the logo in its box", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24px" overflow="hidden" class="r" ` +
-			`style="filter:grayscale(100%);opacity:.5;mix-blend-mode:multiply"><style>.r{font-size:12px;clip:auto}</style><path d="M0 0"/></svg>`, false},
+			`style="filter:grayscale(100%);opacity:.5;mix-blend-mode:multiply"><style>.r{font-family:serif;clip:auto}</style><path d="M0 0"/></svg>`, false},
+		{"aria labels of the file's own ids, and a paint in upper case", svgDoc(`<title id="t">Acme</title><desc id="d">The Acme logo</desc><linearGradient id="g"/><path aria-labelledby="t" aria-describedby="t d" fill="URL(#g)" d="M0 0"/>`), false},
 		{"a root sized in em, with a line height", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="1em" height="1em" style="flex:none;line-height:1"><path d="M0 0"/></svg>`, false},
 		{"fractional viewBox", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 24.25 1e1"><path d="M0 0"/></svg>`, false},
 	} {
@@ -224,8 +225,24 @@ func TestCheckSVGRules(t *testing.T) {
 				"x.svg:1:93: transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content",
 				"x.svg:1:131: display on the root <svg> changes how the page around the logo is laid out when it is inlined; remove it",
 				"x.svg:1:144: filter on the root <svg> paints outside the logo's box, over the page around it, when it is inlined; put the filter on a <g> around the content",
-				"x.svg:1:180: font on the root <svg> sets the size of the em its width or height is given in, so it resizes the logo's box in the page; remove it, or give the size in other units",
+				"x.svg:1:180: font on the root <svg> sets the em that a page sizes inline icons in (width: 1em), so it resizes the logo's box in the page; put it on the <text> or a <g> around it",
 			}},
+		{"root properties that size its box in a page's layout", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" style="inline-size:2000px;-webkit-flex:0 0 2000px;font-size:400px;writing-mode:vertical-lr"><path d="M0 0"/></svg>`, false,
+			[]string{
+				"x.svg:1:68: inline-size on the root <svg> changes the size of the logo's box in the layout of the page around it when it is inlined; remove it, or put writing-mode on the <text>",
+				"x.svg:1:87: -webkit-flex on the root <svg> lets the logo's box grow or shrink in the layout of the page around it when it is inlined; remove it, or write flex: none",
+				"x.svg:1:111: font-size on the root <svg> sets the em that a page sizes inline icons in (width: 1em), so it resizes the logo's box in the page; put it on the <text> or a <g> around it",
+				"x.svg:1:127: writing-mode on the root <svg> changes the size of the logo's box in the layout of the page around it when it is inlined; remove it, or put writing-mode on the <text>",
+			}},
+		{"a rule on the root through a class that differs only in case, as a page in quirks mode matches it", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" class="a"><style>.A{transform:scale(8)}</style><path d="M0 0"/></svg>`, false,
+			[]string{"x.svg:1:81: transform on the root <svg> moves the logo over the page around it when it is inlined; put the transform on a <g> around the content"}},
+		{"aria attributes that reach the page, and tabindex", svgDoc(`<path aria-owns="nav" tabindex="1" d="M0 0"/>`), false,
+			[]string{
+				"x.svg:1:67: attribute aria-owns is not allowed on <path>: of the aria- attributes a logo may have only aria-label, aria-labelledby, aria-describedby, aria-hidden, aria-roledescription and aria-description, which describe the logo itself and nothing of the page around it; remove it",
+				"x.svg:1:83: attribute tabindex is not allowed on <path>: it puts the logo in the order in which the page around it takes focus; remove it",
+			}},
+		{"aria-labelledby of an id the file does not have", svgDoc(`<path aria-labelledby="t main" d="M0 0"/><title id="t">Acme</title>`), false,
+			[]string{"x.svg:1:67: aria-labelledby refers to #main, which this file does not have; inline in a page it would name the page's element; add the element or remove the reference"}},
 		{"root overflow attribute", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" overflow="visible"><path d="M0 0"/></svg>`, false,
 			[]string{`x.svg:1:61: warning: overflow="visible" on the root <svg> is dropped from the published file, which is clipped to its viewBox; remove it, and keep the artwork inside the viewBox`}},
 		{"deep nesting", svgDoc(strings.Repeat("<g>", MaxDepth+5) + strings.Repeat("</g>", MaxDepth+5)), false,
@@ -296,6 +313,7 @@ func TestCheckSVGInfo(t *testing.T) {
 			{Value: "navy", Colour: RGB{0, 0, 128}, Pos: problem.Pos{Line: 1, Col: 308}},
 		},
 		Expansion: 7,
+		Names:     5, // ids m and s, the reference #s, class a and .a
 	}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info mismatch (-want +got):\n%s", diff)

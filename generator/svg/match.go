@@ -53,7 +53,15 @@ type indexedSelector struct {
 	anchor string
 }
 
-// nodeNames are an element's id and classes, read once for all selectors.
+// foldName is an id or class name as the matcher compares it: in lower
+// case, since a page in quirks mode matches classes and ids without
+// regard to case. A selector that could match an element in either mode
+// then counts as matching it, so no rule reaches the root (or anything
+// else) unseen through a name that differs only in case.
+func foldName(s string) string { return strings.ToLower(s) }
+
+// nodeNames are an element's id and classes (folded), read once for all
+// selectors.
 type nodeNames struct {
 	id      string
 	classes []string // sorted, without repeats
@@ -70,18 +78,20 @@ func newRuleIndex(sheets []sheet) *ruleIndex {
 				is := indexedSelector{sel: s, rule: r, spec: specificity(*s)}
 				for _, cp := range s.compounds[:len(s.compounds)-1] {
 					if is.anchor == "" && len(cp.ids) > 0 {
-						is.anchor = "#" + cp.ids[0].name
+						is.anchor = "#" + foldName(cp.ids[0].name)
 					} else if is.anchor == "" && len(cp.classes) > 0 {
-						is.anchor = "." + cp.classes[0].name
+						is.anchor = "." + foldName(cp.classes[0].name)
 					}
 				}
 				i := len(ix.sels)
 				ix.sels = append(ix.sels, is)
 				switch {
 				case len(last.ids) > 0:
-					ix.byID[last.ids[0].name] = append(ix.byID[last.ids[0].name], i)
+					id := foldName(last.ids[0].name)
+					ix.byID[id] = append(ix.byID[id], i)
 				case len(last.classes) > 0:
-					ix.byClass[last.classes[0].name] = append(ix.byClass[last.classes[0].name], i)
+					class := foldName(last.classes[0].name)
+					ix.byClass[class] = append(ix.byClass[class], i)
 				case last.typ == "":
 					ix.byType["*"] = append(ix.byType["*"], i)
 				default:
@@ -108,9 +118,9 @@ func (m *matcher) namesOf(n *Node) *nodeNames {
 	if nm := m.names[n]; nm != nil {
 		return nm
 	}
-	nm := &nodeNames{id: n.Attr0("id")}
+	nm := &nodeNames{id: foldName(n.Attr0("id"))}
 	if class, ok := n.Attr("class"); ok {
-		nm.classes = strings.Fields(class)
+		nm.classes = strings.Fields(foldName(class))
 		slices.Sort(nm.classes)
 		nm.classes = slices.Compact(nm.classes)
 	}
@@ -281,12 +291,12 @@ func (m *matcher) compound(c cssCompound, n *Node) bool {
 	}
 	nm := m.namesOf(n)
 	for _, want := range c.ids {
-		if want.name != nm.id {
+		if foldName(want.name) != nm.id {
 			return false
 		}
 	}
 	for _, want := range c.classes {
-		if _, ok := slices.BinarySearch(nm.classes, want.name); !ok {
+		if _, ok := slices.BinarySearch(nm.classes, foldName(want.name)); !ok {
 			return false
 		}
 	}

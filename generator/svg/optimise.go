@@ -325,7 +325,7 @@ func collectRefs(d *Document) (refs, classes map[string]bool, styled bool) {
 				for _, id := range strings.Fields(a.Value) {
 					refs[id] = true
 				}
-			case a.Space == "" && strings.Contains(a.Value, "url("):
+			case a.Space == "" && hasURL(a.Value):
 				for _, id := range urlRefs(a.Value) {
 					refs[id] = true
 				}
@@ -445,7 +445,7 @@ func rewriteRefs(d *Document, ids map[string]string, classOf func(string) (strin
 				n.SetAttr(i, renameFields(a.Value, idOf))
 			case a.Local == "class" && classOf != nil:
 				n.SetAttr(i, renameFields(a.Value, classOf))
-			case strings.Contains(a.Value, "url("):
+			case hasURL(a.Value):
 				n.SetAttr(i, rewriteCSS(a.Value, false, idOf, nil))
 			}
 		}

@@ -33,6 +33,12 @@ var refTargets = map[string][]string{
 func (c *checker) checkReferences() {
 	for _, r := range c.refs {
 		t := c.ids[r.id]
+		if t == nil && r.from == nil {
+			// An id list (aria-labelledby): inline in a page, the id
+			// would name the page's element.
+			c.errorf(r.pos, problem.SVGReferenceMissing, "%s refers to #%s, which this file does not have; inline in a page it would name the page's element; add the element or remove the reference", r.what, r.id)
+			continue
+		}
 		if t == nil && r.what != "url()" {
 			// A renderer draws nothing for it; the optimiser drops it.
 			c.warnf(r.pos, problem.SVGReferenceMissing, "%s refers to #%s, which this file does not have, so it draws nothing and is not published; add the element or remove the reference", r.what, r.id)

@@ -43,6 +43,7 @@ func (c *checker) scopeSelector(s cssSelector, at func(int) problem.Pos) {
 		for _, id := range cp.ids {
 			c.selectorIDs = append(c.selectorIDs, selectorID{id.name, at(id.off)})
 		}
+		c.info.Names += len(cp.ids) + len(cp.classes)
 	}
 	if !anchored {
 		c.errorf(at(s.off), problem.SVGCSSNotAllowed, "<style>: the selector %q selects by element names only, so inlined in a page it would style the page around the logo too; select by a class or id of this file, for example .st0 or .st0 %s", selectorText(s), selectorText(s))
@@ -126,10 +127,16 @@ func rootRefusal(prop, v string, root *Node) string {
 		if strings.Contains(v, "blur(") || strings.Contains(v, "drop-shadow(") || strings.Contains(v, "url(") {
 			return "paints outside the logo's box, over the page around it, when it is inlined; put the filter on a <g> around the content"
 		}
-	case "font", "font-size":
-		if sizedBy(root, "em", "ex", "ch", "cap", "ic", "lh") {
-			return "sets the size of the em its width or height is given in, so it resizes the logo's box in the page; remove it, or give the size in other units"
+	case "font", "font-size", "font-size-adjust":
+		return "sets the em that a page sizes inline icons in (width: 1em), so it resizes the logo's box in the page; put it on the <text> or a <g> around it"
+	case "flex":
+		// flex: none, which lobehub's icons have, keeps the box as its
+		// width and height make it; any other value can grow it.
+		if v != "none" {
+			return "lets the logo's box grow or shrink in the layout of the page around it when it is inlined; remove it, or write flex: none"
 		}
+	case "inline-size", "writing-mode":
+		return "changes the size of the logo's box in the layout of the page around it when it is inlined; remove it, or put writing-mode on the <text>"
 	case "line-height":
 		if sizedBy(root, "lh") {
 			return "sets the size of the lh its width or height is given in, so it resizes the logo's box in the page; remove it, or give the size in other units"
