@@ -2,6 +2,8 @@ package source
 
 import (
 	"io/fs"
+	"strings"
+	"unicode/utf8"
 
 	"logoindex/generator/problem"
 )
@@ -18,6 +20,43 @@ const (
 	MaxStaticFiles = 1000
 	maxStaticDepth = 8
 )
+
+// reservedStatic are the names at the top of the output that the build
+// and publish keep for themselves: the folders the build writes whole,
+// the releases' v/, and the state publish keeps in a bucket
+// (.logoindex-*). A static file there would overwrite a pinned release
+// or publish's lease, or take the headers of the build's own files.
+var reservedStatic = map[string]string{
+	"api":    "the build writes api/ whole",
+	"assets": "the build writes assets/ whole, cached for ever",
+	"logos":  "the build writes logos/ whole",
+	"r":      "the build writes the registry, r/, whole",
+	"v":      "v/ holds the pinned releases, which never change",
+}
+
+// staticNameRefusal says why a file or folder of StaticDir, depth
+// folders down, may not have the name name, with the problem's code, or
+// returns "".
+func staticNameRefusal(name string, depth int) (problem.Code, string) {
+	switch {
+	case !utf8.ValidString(name) || strings.IndexFunc(name, unsafeNameRune) >= 0:
+		return problem.FileUnexpected, "has a control, invisible or direction character in its name, which would reach terminals, logs and URLs as it is; rename it"
+	case depth > 0:
+		return "", ""
+	case reservedStatic[name] != "":
+		return problem.StaticCollision, reservedStatic[name] + "; put the host's files beside it, at the top of " + StaticDir + " or in a folder of their own"
+	case strings.HasPrefix(name, ".logoindex"):
+		return problem.StaticCollision, "names the state that build and publish keep (.logoindex-*); rename it"
+	}
+	return "", ""
+}
+
+// unsafeNameRune reports whether r may not be in a static file's name:
+// C0 and C1 controls, DEL, and the characters that reorder or hide text.
+func unsafeNameRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 ||
+		r >= 0x200b && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0xfeff
+}
 
 // Static reads the files of StaticDir, by their paths under it. Links,
 // special files and ignored files are not read, as in a logo folder.
@@ -42,6 +81,10 @@ func (s *Reader) staticDir(dir string, depth int, files *[]*File, total *int64, 
 		}
 		rel := dir + "/" + e.Name()
 		if s.ignored(rel, e, probs) {
+			continue
+		}
+		if code, why := staticNameRefusal(e.Name(), depth); why != "" {
+			probs.Errorf(code, DisplayPath(s.dir, rel), 0, 0, "%s", why)
 			continue
 		}
 		switch {

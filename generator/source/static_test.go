@@ -45,6 +45,22 @@ func TestStatic(t *testing.T) {
 		{"too many files", many, MaxStaticFiles, []string{"src/_static/f1000: _static holds more than 1000 files; a site needs a few beside the index"}},
 		{"too many bytes", heavy, MaxStaticTotal / MaxStaticSize, []string{"src/_static/f5: takes _static past 50 MiB in all; keep large downloads elsewhere"}},
 		{"too deep", fstest.MapFS{deep: {Data: []byte("x")}}, 0, []string{"src/_static/d/d/d/d/d/d/d/d: is 9 folders deep in _static; at most 8 are copied"}},
+		{"the places build and publish keep", fstest.MapFS{
+			"_static/v/1.0.0/api/logos.json":                        {Data: []byte("{}")},
+			"_static/api/README.txt":                                {Data: []byte("x")},
+			"_static/.logoindex-publish.lease/00000000000000009999": {Data: []byte("{}")},
+			"_static/.logoindex-publish.json":                       {Data: []byte("{}")},
+			"_static/brand/api/kit.txt":                             {Data: []byte("a folder of its own may hold any name")},
+			"_static/red\x1b[31m\rname":                             {Data: []byte("x")},
+			"_static/gnp.\u202eexe":                                 {Data: []byte("x")},
+		}, 1, []string{
+			"src/_static/.logoindex-publish.json: names the state that build and publish keep (.logoindex-*); rename it",
+			"src/_static/.logoindex-publish.lease: names the state that build and publish keep (.logoindex-*); rename it",
+			"src/_static/api: the build writes api/ whole; put the host's files beside it, at the top of _static or in a folder of their own",
+			`src/_static/gnp.\u202eexe: has a control, invisible or direction character in its name, which would reach terminals, logs and URLs as it is; rename it`,
+			`src/_static/red\x1b[31m\rname: has a control, invisible or direction character in its name, which would reach terminals, logs and URLs as it is; rename it`,
+			"src/_static/v: v/ holds the pinned releases, which never change; put the host's files beside it, at the top of _static or in a folder of their own",
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
