@@ -196,11 +196,18 @@ func compile(text string) (p *Pattern, at int, msg string) {
 	return p, 0, ""
 }
 
+// MaxAlternatives bounds what a pattern's {…} groups multiply into: the
+// matcher tries the alternatives of each group in turn, so twenty groups
+// of two would each double the work of every file's match.
+const MaxAlternatives = 64
+
 // invalid finds what doublestar.ValidatePattern refuses in s, with its
 // byte offset, so the problem can point at the column: doublestar says
 // only whether a pattern is valid.
 func invalid(s string) (int, string) {
-	var alts []int // offsets of the open {
+	var alts []int   // offsets of the open {
+	var commas []int // the commas of each open {
+	product := 1     // the alternatives the closed groups multiply into
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
@@ -226,12 +233,19 @@ func invalid(s string) (int, string) {
 				return open, "has a [ without its closing ]; close the class, or write \\[ for a bracket"
 			}
 		case '{':
-			alts = append(alts, i)
+			alts, commas = append(alts, i), append(commas, 0)
+		case ',':
+			if len(commas) > 0 {
+				commas[len(commas)-1]++
+			}
 		case '}':
 			if len(alts) == 0 {
 				return i, "has a } without its opening {; remove it, or write \\} for a brace"
 			}
-			alts = alts[:len(alts)-1]
+			if product *= commas[len(commas)-1] + 1; product > MaxAlternatives {
+				return alts[len(alts)-1], fmt.Sprintf("has {…} groups that multiply into more than %d alternatives, which could take minutes to match against every file; split it into several lines", MaxAlternatives)
+			}
+			alts, commas = alts[:len(alts)-1], commas[:len(commas)-1]
 		}
 	}
 	if len(alts) > 0 {

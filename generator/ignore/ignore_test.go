@@ -125,6 +125,8 @@ func TestParseErrors(t *testing.T) {
 		{"a[]b\n", []string{`x:1:2: pattern "a[]b" has an empty character class []; list characters in it, as in [ab]`}},
 		{"{a,b\n", []string{`x:1:1: pattern "{a,b" has a { without its closing }; close the alternatives, as in {a,b}, or write \{ for a brace`}},
 		{"/a}\n", []string{`x:1:3: pattern "/a}" has a } without its opening {; remove it, or write \} for a brace`}},
+		{"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}*.orig\n{a,b,c,d,e,f,g,h}{1,2,3,4,5,6,7,8}\n", nil},
+		{"x{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}b\n", []string{`x:1:38: pattern "x{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}b" has {…} groups that multiply into more than 64 alternatives, which could take minutes to match against every file; split it into several lines`}},
 		{"ab\\\n", []string{`x:1:3: pattern "ab\\" ends with a backslash, which escapes nothing; remove it or write \\ for a backslash`}},
 		{"/\n", []string{`x:1:1: pattern "/" matches no file; write a name or a wildcard, for example *.orig`}},
 		{"a//b\n", []string{`x:1:2: pattern "a//b" has an empty folder name (//); write a single slash`}},
