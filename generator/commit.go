@@ -121,7 +121,11 @@ func (b *build) repair() error {
 	if err != nil {
 		return err
 	}
-	b.reportStrays(out.Strays())
+	strays := out.Strays()
+	b.reportStrays(strays)
+	if b.opts.Strict && len(strays) > 0 {
+		return b.warnings // -strict: the live tree, with its strays, stays as it was
+	}
 	lost := map[string]bool{}
 	for _, name := range out.Lost() {
 		lost[name] = true

@@ -1,12 +1,16 @@
 package generator
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"logoindex/generator/problem"
 	"logoindex/generator/render"
 )
 
@@ -48,5 +52,32 @@ func TestStaticFiles(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("after an edit of _static, the rebuild differs from a clean build (-clean +rebuild):\n%s", diff)
 		}
+	}
+}
+
+// TestStrictKeepsStrays: a file the user put in the output fails a
+// -strict build, which then leaves the output as it was, the file
+// included, rather than swap in a tree without it.
+func TestStrictKeepsStrays(t *testing.T) {
+	src := copyDir(t, "testdata/golden/src")
+	out := filepath.Join(t.TempDir(), "dist")
+	opts := Options{Out: out, Render: render.Options{BaseURL: "https://cdn.example/x"}}
+	buildTree(t, os.DirFS(src), opts)
+	writeFile(t, filepath.Join(out, "notes.txt"), []byte("mine"))
+	before := readTree(t, out)
+	meta := filepath.Join(src, "acme/logo.yaml")
+	data, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, meta, bytes.Replace(data, []byte("name: Acme"), []byte("name: Acme Two"), 1))
+	opts.Strict = true
+	_, err = Build(context.Background(), os.DirFS(src), opts)
+	var probs ProblemList
+	if !errors.As(err, &probs) || len(probs) != 1 || probs[0].Code != problem.OutputStray {
+		t.Fatalf("Build -strict with a stray file: %v, want one output-stray warning", err)
+	}
+	if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
+		t.Errorf("a failed -strict build changed the output (-before +after):\n%s", diff)
 	}
 }
