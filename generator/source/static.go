@@ -34,10 +34,18 @@ var reservedStatic = map[string]string{
 	"v":      "v/ holds the pinned releases, which never change",
 }
 
-// staticNameRefusal says why a file or folder of StaticDir, depth
+// topFiles are the files the build writes at the top of the output. A
+// file of StaticDir with one of these names is a clash the checks across
+// logos report; a folder would stop the build from writing the file.
+var topFiles = map[string]bool{
+	"index.html": true, "404.html": true, "favicon.svg": true, "sitemap.xml": true,
+	"_headers": true, "_redirects": true,
+}
+
+// staticNameRefusal says why a file or folder (isDir) of StaticDir, depth
 // folders down, may not have the name name, with the problem's code, or
 // returns "".
-func staticNameRefusal(name string, depth int) (problem.Code, string) {
+func staticNameRefusal(name string, depth int, isDir bool) (problem.Code, string) {
 	switch {
 	case !utf8.ValidString(name) || strings.IndexFunc(name, unsafeNameRune) >= 0:
 		return problem.FileUnexpected, "has a control, invisible or direction character in its name, which would reach terminals, logs and URLs as it is; rename it"
@@ -47,6 +55,8 @@ func staticNameRefusal(name string, depth int) (problem.Code, string) {
 		return problem.StaticCollision, reservedStatic[name] + "; put the host's files beside it, at the top of " + StaticDir + " or in a folder of their own"
 	case strings.HasPrefix(name, ".logoindex"):
 		return problem.StaticCollision, "names the state that build and publish keep (.logoindex-*); rename it"
+	case isDir && topFiles[name]:
+		return problem.StaticCollision, "is a folder where the build writes the file " + name + "; rename it"
 	}
 	return "", ""
 }
@@ -83,7 +93,7 @@ func (s *Reader) staticDir(dir string, depth int, files *[]*File, total *int64, 
 		if s.ignored(rel, e, probs) {
 			continue
 		}
-		if code, why := staticNameRefusal(e.Name(), depth); why != "" {
+		if code, why := staticNameRefusal(e.Name(), depth, e.IsDir()); why != "" {
 			probs.Errorf(code, DisplayPath(s.dir, rel), 0, 0, "%s", why)
 			continue
 		}

@@ -51,6 +51,7 @@ func TestStatic(t *testing.T) {
 			"_static/.logoindex-publish.lease/00000000000000009999": {Data: []byte("{}")},
 			"_static/.logoindex-publish.json":                       {Data: []byte("{}")},
 			"_static/brand/api/kit.txt":                             {Data: []byte("a folder of its own may hold any name")},
+			"_static/index.html/x":                                  {Data: []byte("x")},
 			"_static/red\x1b[31m\rname":                             {Data: []byte("x")},
 			"_static/gnp.\u202eexe":                                 {Data: []byte("x")},
 		}, 1, []string{
@@ -58,6 +59,7 @@ func TestStatic(t *testing.T) {
 			"src/_static/.logoindex-publish.lease: names the state that build and publish keep (.logoindex-*); rename it",
 			"src/_static/api: the build writes api/ whole; put the host's files beside it, at the top of _static or in a folder of their own",
 			`src/_static/gnp.\u202eexe: has a control, invisible or direction character in its name, which would reach terminals, logs and URLs as it is; rename it`,
+			"src/_static/index.html: is a folder where the build writes the file index.html; rename it",
 			`src/_static/red\x1b[31m\rname: has a control, invisible or direction character in its name, which would reach terminals, logs and URLs as it is; rename it`,
 			"src/_static/v: v/ holds the pinned releases, which never change; put the host's files beside it, at the top of _static or in a folder of their own",
 		}},
