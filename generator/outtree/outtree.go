@@ -74,6 +74,14 @@ func Open(dir string, opts Options) (*Tree, error) {
 		return nil, fmt.Errorf("refusing to write the output to %q: name a folder of its own, such as dist", dir)
 	}
 	t := &Tree{opts: opts, dir: dir, state: StateDir(dir)}
+	if _, err := os.Lstat(t.state); errors.Is(err, fs.ErrNotExist) {
+		// No build wrote here yet: refuse a folder it may not replace
+		// before leaving a state folder beside it. (open checks again,
+		// under the lock.)
+		if err := t.checkReplaceable(); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(t.state, 0o755); err != nil {
 		return nil, err
 	}
