@@ -169,11 +169,18 @@ type build struct {
 	errs              []error // internal errors: writing, rendering
 }
 
-// fail records an internal error of a logo's goroutine.
+// fail records an internal error of a logo's goroutine, once: every
+// logo that meets one broken output (a full disk, a folder it may not
+// write) reports the same error.
 func (b *build) fail(err error) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errs {
+		if e == err || e.Error() == err.Error() {
+			return
+		}
+	}
 	b.errs = append(b.errs, err)
-	b.mu.Unlock()
 }
 
 func (b *build) failed() error {
