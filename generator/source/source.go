@@ -163,10 +163,20 @@ func (s *Reader) ignored(rel string, e fs.DirEntry, probs *problem.List) bool {
 		return false
 	case isSourceName(rel):
 		probs.Errorf(problem.IgnorePatternInvalid, DisplayPath(s.dir, rel), 0, 0, "is a source file, but %s ignores it; change the pattern so that it leaves %s alone", p, path.Base(rel))
+	case e.IsDir() && isSlug(rel) && s.holdsLogo(rel):
+		// A logo that goes away must say so (removed.yaml), not vanish.
+		probs.Errorf(problem.IgnorePatternInvalid, DisplayPath(s.dir, rel), 0, 0, "is a logo folder, but %s ignores it, which would drop the logo without a word; change the pattern, or remove the folder and list the logo in %s", p, RemovedFile)
 	case s.reportIgnored:
 		probs.Warnf(problem.FileIgnored, DisplayPath(s.dir, rel), 0, 0, "ignored by %s; remove it from the repository", p)
 	}
 	return true
+}
+
+// holdsLogo reports whether the folder dir holds a logo.yaml, which makes
+// it a logo folder rather than one of drafts.
+func (s *Reader) holdsLogo(dir string) bool {
+	_, err := s.files.Lstat(dir + "/logo.yaml")
+	return err == nil
 }
 
 // isSourceName reports whether rel, relative to the source folder, names a

@@ -231,6 +231,12 @@ func TestReadErrors(t *testing.T) {
 			`[ignore-pattern-invalid] src/categories.yaml: is a source file, but src/.logoindexignore:2 pattern "categories.*" ignores it; change the pattern so that it leaves categories.yaml alone`,
 			`[ignore-pattern-invalid] src/gitlab/icon-mono.svg: is a source file, but src/.logoindexignore:1 pattern "icon-*.svg" ignores it; change the pattern so that it leaves icon-mono.svg alone`,
 		}},
+		{"a pattern that hides a logo folder", func(m fstest.MapFS) {
+			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("/git*\n")}
+		}, []string{
+			`[ignore-pattern-invalid] src/gitea: is a logo folder, but src/.logoindexignore:1 pattern "/git*" ignores it, which would drop the logo without a word; change the pattern, or remove the folder and list the logo in removed.yaml`,
+			`[ignore-pattern-invalid] src/gitlab: is a logo folder, but src/.logoindexignore:1 pattern "/git*" ignores it, which would drop the logo without a word; change the pattern, or remove the folder and list the logo in removed.yaml`,
+		}},
 		{"an invalid pattern", func(m fstest.MapFS) {
 			m[".logoindexignore"] = &fstest.MapFile{Data: []byte("*.orig\n  wip-[0-9\n")}
 			m["gitlab/icon.svg.orig"] = &fstest.MapFile{Data: []byte("x")}
