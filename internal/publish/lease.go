@@ -222,7 +222,7 @@ func peekOnce(ctx context.Context, b *blob.Bucket) (*leaseHead, error) {
 			return nil, err
 		}
 		gen, err := strconv.ParseUint(strings.TrimPrefix(obj.Key, LeasePrefix), 10, 64)
-		if err != nil || obj.IsDir {
+		if err != nil || obj.IsDir || gen > maxGeneration {
 			continue // not a generation: none of publish's business
 		}
 		h.gens = append(h.gens, gen)
@@ -232,12 +232,21 @@ func peekOnce(ctx context.Context, b *blob.Bucket) (*leaseHead, error) {
 		return h, nil
 	}
 	data, err := readSmall(ctx, b, leaseKey(h.gen), 64<<10)
+	if errors.Is(err, errTooLarge) {
+		h.bad = err // no lease publish wrote: unreadable, and taken over
+		return h, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	h.rec, h.bad = parseLease(data)
 	return h, nil
 }
+
+// maxGeneration is the largest generation publish counts. Publish adds
+// one a lease, so it never comes near; an object past it was written by
+// hand, and would make the next generation wrap to 0.
+const maxGeneration = 1 << 53
 
 // readSmall reads an object of at most limit bytes.
 func readSmall(ctx context.Context, b *blob.Bucket, key string, limit int64) ([]byte, error) {
@@ -248,10 +257,13 @@ func readSmall(ctx context.Context, b *blob.Bucket, key string, limit int64) ([]
 	defer r.Close()
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s is larger than %d bytes", key, limit)
+		err = fmt.Errorf("%s is larger than %d bytes: %w", key, limit, errTooLarge)
 	}
 	return data, err
 }
+
+// errTooLarge is readSmall's error for an object over its limit.
+var errTooLarge = errors.New("too large")
 
 // lease is a lease this publish holds.
 type lease struct {
@@ -277,6 +289,13 @@ func acquireLease(ctx context.Context, b *blob.Bucket, c leaseConfig, head *leas
 			l, err := tryLease(ctx, b, c, head)
 			if l != nil || err != nil {
 				return l, err
+			}
+			if !now.Before(deadline) {
+				// Another took the free lease first: it holds it now.
+				if head, err = peekLease(ctx, b, c); err != nil {
+					return nil, err
+				}
+				return nil, &LeaseHeldError{Holder: head.rec.Holder, Acquired: head.rec.Acquired, Expires: head.rec.Expires, Waited: c.wait}
 			}
 		case !now.Before(deadline):
 			return nil, &LeaseHeldError{Holder: head.rec.Holder, Acquired: head.rec.Acquired, Expires: head.rec.Expires, Waited: c.wait}

@@ -1,8 +1,10 @@
 package publish
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -384,4 +386,30 @@ func TestLeaseRace(t *testing.T) {
 		t.Errorf("lease %d %+v, want generation 2, released", gen, rec)
 	}
 	checkHolds(t, store, tree)
+}
+
+// TestLeaseHandWritten: lease objects no publish wrote, a generation at
+// the top of the range (whose next would wrap to 0) and one too large to
+// read, neither hang a publish nor lock the bucket.
+func TestLeaseHandWritten(t *testing.T) {
+	tree := build(t, goldenSrc(t), testBase)
+	store, b := newFake()
+	later := time.Now().Add(time.Hour)
+	putLease(store, math.MaxUint64, leaseRecord{Holder: "mallory", Acquired: time.Now(), Expires: later})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var n notes
+	if _, err := pub(ctx, tree, b, leaseOpts("me", &n)); err != nil {
+		t.Fatalf("with a generation of %d in the bucket: %v", uint64(math.MaxUint64), err)
+	}
+	checkHolds(t, store, tree)
+
+	store.put(leaseKey(1000), bytes.Repeat([]byte(" "), 65<<10), "application/json", "")
+	n = notes{}
+	if _, err := pub(ctx, tree, b, leaseOpts("me", &n)); err != nil {
+		t.Fatalf("with a lease object of 65 KiB: %v", err)
+	}
+	if !strings.Contains(n.String(), "took over the bucket's lease, whose object "+leaseKey(1000)+" could not be read") {
+		t.Errorf("notes:\n%s", n.String())
+	}
 }
