@@ -46,13 +46,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	opts := publish.Options{DryRun: a.DryRun, Force: a.Force, Verify: a.Verify, Release: a.Release, BaseURL: a.BaseURL, Workers: a.Workers, Wait: a.Wait,
 		Note: func(msg string) { fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(msg)) }}
-	// The tree first: its problems need no bucket and no credentials.
+	// The tree first: its problems need no bucket and no credentials. It
+	// is read whole between two builds, and uploaded from memory.
+	unlock, err := lockBuild(a.Dir, func() { opts.Note("waiting for the build of " + a.Dir + " to finish") })
+	if err != nil {
+		return err
+	}
 	root, err := os.OpenRoot(a.Dir)
 	if err != nil {
+		unlock()
 		return err
 	}
 	tree, err := publish.ReadTree(root.FS(), opts)
 	root.Close()
+	unlock()
 	if err != nil {
 		return publishError(err, a.Dir, scheme, stderr)
 	}
