@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	root.Close()
 	unlock()
 	if err != nil {
-		return publishError(err, a.Dir, scheme, stderr)
+		return publishError(ctx, err, a.Dir, scheme, stderr)
 	}
 
 	bucket, err := blob.OpenBucket(ctx, a.To)
@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if sum != nil {
 		fmt.Fprintln(stdout, summary(sum, a, err != nil, time.Since(start).Round(time.Millisecond)))
 	}
-	return publishError(err, a.Dir, scheme, stderr)
+	return publishError(ctx, err, a.Dir, scheme, stderr)
 }
 
 // checkArgs checks the flags, normalising the base URL and the version,
@@ -139,7 +139,7 @@ func summary(sum *publish.Summary, a *cli.PublishArgs, failed bool, elapsed time
 
 // publishError turns an error of the publish package into the command's
 // message and exit status 1.
-func publishError(err error, dir, scheme string, stderr io.Writer) error {
+func publishError(ctx context.Context, err error, dir, scheme string, stderr io.Writer) error {
 	var (
 		tree       *publish.TreeError
 		refused    *publish.RefusedError
@@ -151,7 +151,13 @@ func publishError(err error, dir, scheme string, stderr io.Writer) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, context.Canceled):
-		return err // the signal's, which says what was written
+		// The signal's: it says what the bucket serves now, when objects
+		// were sent.
+		var in *cli.Interrupted
+		if errors.As(context.Cause(ctx), &in) && errors.As(err, &incomplete) {
+			return &cli.Interrupted{Sig: in.Sig, Left: strings.TrimSpace(strings.TrimPrefix(incomplete.Error(), "interrupted"))}
+		}
+		return err
 	case errors.As(err, &tree):
 		for _, p := range tree.Problems {
 			fmt.Fprintln(stderr, escape.Terminal(cli.DisplayDir(dir)+"/"+p))

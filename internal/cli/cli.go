@@ -123,7 +123,7 @@ func ExitCode(err error, stderr io.Writer) int {
 	}
 	var in *Interrupted
 	if errors.As(err, &in) {
-		fmt.Fprintln(stderr, "logoindex: "+in.Error())
+		fmt.Fprintln(stderr, "logoindex: "+TerminalLines(in.Error()))
 		return 128 + int(in.Sig)
 	}
 	if errors.Is(err, context.Canceled) {
