@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -169,6 +170,9 @@ func publishError(ctx context.Context, err error, dir, scheme string, stderr io.
 		return &cli.ExitError{Code: 1, Msg: "refusing to release: " + err.Error()}
 	case errors.As(err, &incomplete), errors.As(err, &held):
 		return &cli.ExitError{Code: 1, Msg: err.Error()}
+	}
+	if scheme == "file" && (errors.Is(err, syscall.EXDEV) || strings.Contains(err.Error(), "cross-device link")) {
+		return &cli.ExitError{Code: 1, Msg: err.Error() + "\n(the bucket's folder is on another file system than the temporary folder; add no_tmp_dir=1 to the file:// URL, as in file:///srv/logos?no_tmp_dir=1)"}
 	}
 	return &cli.ExitError{Code: 1, Msg: err.Error() + credentialHint(scheme)}
 }
