@@ -45,7 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	opts := publish.Options{DryRun: a.DryRun, Force: a.Force, Verify: a.Verify, Release: a.Release, BaseURL: a.BaseURL, Workers: a.Workers, Wait: a.Wait,
+	opts := publish.Options{DryRun: a.DryRun, Force: a.Force, Verify: a.Verify, ReadBack: scheme == "file", Release: a.Release, BaseURL: a.BaseURL, Workers: a.Workers, Wait: a.Wait,
 		Note: func(msg string) { fmt.Fprintln(stderr, "logoindex: "+escape.Terminal(msg)) }}
 	// The tree first: its problems need no bucket and no credentials. It
 	// is read whole between two builds, and uploaded from memory.

@@ -215,6 +215,24 @@ func TestPublishToFolder(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(stdout, "nothing to publish: "+to+" already holds dist (") {
 		t.Errorf("second publish: exit %d\n%s", code, stdout)
 	}
+
+	// A file of the folder edited in place, same size: its .attrs keeps
+	// the MD5 of the upload, so -verify reads every object back.
+	icon := filepath.Join(bucket, "logos", "acme", "icon.svg")
+	data, err := os.ReadFile(icon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(icon, []byte(strings.Replace(string(data), "<svg", "<SVG", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCmd("publish", "-to", to, "-verify")
+	if code != 0 || !strings.Contains(stdout+stderr, "logos/acme/icon.svg: other bytes (read back)") {
+		t.Errorf("publish -verify after an edit in the folder: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got, _ := os.ReadFile(icon); string(got) != string(data) {
+		t.Errorf("publish -verify left %s as %q", icon, got)
+	}
 }
 
 func TestPublishRefusesLocalhostTree(t *testing.T) {

@@ -68,6 +68,10 @@ type Options struct {
 	// one that differs from the tree, in the usual order. It repairs what
 	// was changed behind publish's back.
 	Verify bool
+	// ReadBack has Verify read every object back, whatever MD5 the store
+	// gives: a folder's (file://) MD5 is what was noted at upload, and an
+	// edit of the file does not change it.
+	ReadBack bool
 	// Force publishes what Publish otherwise refuses: a tree built for a
 	// local address (localhost, 127.0.0.1, ...), a tree without a build
 	// manifest, a tree built for another base URL than BaseURL or than the

@@ -123,13 +123,17 @@ func check(ctx context.Context, b *blob.Bucket, f *file, opts Options, r *report
 		diffs = append(diffs, fmt.Sprintf("%d bytes, not %d", attrs.Size, len(f.data)))
 	case len(attrs.MD5) > 0 && !bytes.Equal(attrs.MD5, f.md5[:]):
 		diffs = append(diffs, "other bytes")
-	case len(attrs.MD5) == 0:
+	case opts.ReadBack || len(attrs.MD5) == 0:
 		same, err := readsBack(ctx, b, f, opts, func(err error, attempt int) { r.Retry(c, err, attempt) })
 		if err != nil {
 			return "", err
 		}
-		if !same {
+		switch {
+		case same:
+		case len(attrs.MD5) == 0:
 			diffs = append(diffs, "other bytes (read back: the store gives no MD5)")
+		default:
+			diffs = append(diffs, "other bytes (read back)")
 		}
 	}
 	if attrs.ContentType != f.contentType {
