@@ -225,7 +225,40 @@ func (l *stateLock) write(s *Server, target string, data []byte) error {
 	if l.owner != s {
 		return errNotOwner
 	}
+	if err := l.relock(target); err != nil {
+		return err
+	}
 	return atomicfile.Write(target, data, 0o600)
+}
+
+// relock makes sure l still holds the lock of target. A lock file removed
+// (with its folder, say) is made and locked anew; but one that another
+// stub now holds means that stub may be using the state file, and this
+// one stops writing rather than overwrite the changes that stub
+// acknowledges.
+func (l *stateLock) relock(target string) error {
+	path := target + ".lock"
+	if info, err := os.Stat(path); err == nil && os.SameFile(info, l.info) {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	info, err := f.Stat()
+	if err == nil {
+		err = lockFile(f)
+	}
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("%w: its lock file %s was replaced, and %s holds the new one; stop one of the two", ErrStateFileInUse, path, holder(path))
+	}
+	if f.Truncate(0) == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	l.file.Close()
+	l.file, l.info = f, info
+	return nil
 }
 
 // release gives up the lock unless a Server other than s owns it.

@@ -521,3 +521,36 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestLockFileRemoved: with its lock file removed by hand and a second
+// stub holding a new one, a stub answers its changes with 500 and writes
+// nothing, so no change the other acknowledges is overwritten; once no one
+// holds the new lock, it takes it and writes again.
+func TestLockFileRemoved(t *testing.T) {
+	if !fileLocks {
+		t.Skip("no flock on this system")
+	}
+	file := filepath.Join(t.TempDir(), "state.json")
+	h := newHarness(t, Options{StateFile: file})
+	h.createDeployment("a.js")
+	if err := os.Remove(file + ".lock"); err != nil {
+		t.Fatal(err)
+	}
+	_, kill := holdInAnotherProcess(t, file)
+	before, _ := os.ReadFile(file)
+	r := h.do("POST", "/v2/deployments", testRootKey, `{"entrypoint":"b.js"}`)
+	if r.status != 500 {
+		t.Errorf("POST while another process holds the new lock file: %d %s, want 500", r.status, r.body)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Errorf("the stub wrote the state file another process holds")
+	}
+	if got := ids(h.do("GET", "/v2/deployments", testRootKey, "")); len(got) != 1 {
+		t.Errorf("deployments: %v, want the first alone (the refused one rolled back)", got)
+	}
+	kill()
+	h.createDeployment("c.js")
+	if got := len(readState(t, file).Deployments); got != 2 {
+		t.Errorf("after the other process ended, the state file holds %d deployments, want 2", got)
+	}
+}
