@@ -56,7 +56,13 @@ func (b *build) putStatic(out output) error {
 // the source's StaticDir.
 func (b *build) reportStrays(strays []string) {
 	for _, name := range strays {
-		b.warnings.Warnf(problem.OutputStray, filepath.ToSlash(filepath.Join(b.opts.Out, name)), 0, 0,
+		where := filepath.ToSlash(filepath.Join(b.opts.Out, name))
+		if !source.StaticAllowed(name) {
+			b.warnings.Warnf(problem.OutputStray, where, 0, 0,
+				"is not a file the build writes, so the new tree leaves it out; the build keeps this place for its own files, so keep yours at the top of %s or in a folder of their own there", source.DisplayPath(b.opts.Dir, source.StaticDir))
+			continue
+		}
+		b.warnings.Warnf(problem.OutputStray, where, 0, 0,
 			"is not a file the build writes, so the new tree leaves it out; to publish it, put it in %s/%s", source.DisplayPath(b.opts.Dir, source.StaticDir), name)
 	}
 	b.warnings.Sort()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,6 +65,7 @@ func TestStrictKeepsStrays(t *testing.T) {
 	opts := Options{Out: out, Render: render.Options{BaseURL: "https://cdn.example/x"}}
 	buildTree(t, os.DirFS(src), opts)
 	writeFile(t, filepath.Join(out, "notes.txt"), []byte("mine"))
+	writeFile(t, filepath.Join(out, "api", "logos.json.bak"), []byte("mine"))
 	before := readTree(t, out)
 	meta := filepath.Join(src, "acme/logo.yaml")
 	data, err := os.ReadFile(meta)
@@ -74,8 +76,15 @@ func TestStrictKeepsStrays(t *testing.T) {
 	opts.Strict = true
 	_, err = Build(context.Background(), os.DirFS(src), opts)
 	var probs ProblemList
-	if !errors.As(err, &probs) || len(probs) != 1 || probs[0].Code != problem.OutputStray {
-		t.Fatalf("Build -strict with a stray file: %v, want one output-stray warning", err)
+	if !errors.As(err, &probs) || len(probs) != 2 || probs[0].Code != problem.OutputStray {
+		t.Fatalf("Build -strict with two stray files: %v, want two output-stray warnings", err)
+	}
+	// Each says where such a file belongs: _static/, or, under a folder
+	// the build keeps, elsewhere.
+	for i, want := range []string{"the build keeps this place for its own files", "to publish it, put it in _static/notes.txt"} {
+		if !strings.Contains(probs[i].Error(), want) {
+			t.Errorf("%s\nwant it to say %q", probs[i].Error(), want)
+		}
 	}
 	if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
 		t.Errorf("a failed -strict build changed the output (-before +after):\n%s", diff)

@@ -61,6 +61,19 @@ func staticNameRefusal(name string, depth int, isDir bool) (problem.Code, string
 	return "", ""
 }
 
+// StaticAllowed reports whether a file of StaticDir may have the path
+// name (slash-separated, relative to StaticDir): whether the host's file a
+// build finds at name in its output has a place in the source.
+func StaticAllowed(name string) bool {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		if _, why := staticNameRefusal(p, i, i < len(parts)-1); why != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // unsafeNameRune reports whether r may not be in a static file's name:
 // C0 and C1 controls, DEL, and the characters that reorder or hide text.
 func unsafeNameRune(r rune) bool {

@@ -83,3 +83,17 @@ func TestStatic(t *testing.T) {
 		})
 	}
 }
+
+// TestStaticAllowed: the places a stray file of the output can move to in
+// StaticDir, and those the build and publish keep.
+func TestStaticAllowed(t *testing.T) {
+	for name, want := range map[string]bool{
+		"CNAME": true, ".well-known/security.txt": true, "brand/api/kit.txt": true, "index.html": true,
+		"api/logos.json.bak": false, "logos/acme/notes.txt": false, "v/1.0.0/x": false,
+		".logoindex-publish.json": false, "index.html/x": false, "a\x1bb": false,
+	} {
+		if got := StaticAllowed(name); got != want {
+			t.Errorf("StaticAllowed(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
