@@ -19,6 +19,7 @@ import (
 	"logoindex/generator/manifest"
 	"logoindex/generator/render"
 	"logoindex/generator/source"
+	"logoindex/internal/testtree"
 )
 
 // coreOutput keeps the files of the JSON API, the SVGs and the build
@@ -140,11 +141,11 @@ func TestOutputModes(t *testing.T) {
 // TestInvalidWritesNothing breaks a logo of a built tree: the build fails
 // with its problems and the tree is as it was.
 func TestInvalidWritesNothing(t *testing.T) {
-	src := testTree()
+	src := testtree.Sources()
 	out := filepath.Join(t.TempDir(), "dist")
 	want, _ := buildTree(t, src, Options{Out: out})
 	src["gitlab/icon.svg"] = &fstest.MapFile{Data: []byte("<svg>")}
-	src["gitea/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("Gitea 2", "#FC6D26"))}
+	src["gitea/logo.yaml"] = &fstest.MapFile{Data: []byte(testtree.Meta("Gitea 2", "#FC6D26"))}
 	res, err := Build(context.Background(), src, Options{Out: out})
 	var probs ProblemList
 	if !errors.As(err, &probs) || res != nil {
@@ -158,13 +159,13 @@ func TestInvalidWritesNothing(t *testing.T) {
 func TestBuildCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, testTree(), Options{}); err != context.Canceled {
+	if _, err := Build(ctx, testtree.Sources(), Options{}); err != context.Canceled {
 		t.Errorf("Build with a cancelled context: %v, want context.Canceled", err)
 	}
 }
 
 func TestRootRelative(t *testing.T) {
-	files, _ := buildTree(t, testTree(), Options{})
+	files, _ := buildTree(t, testtree.Sources(), Options{})
 	if !strings.Contains(files["api/logos.json"], `"page":"/logos/gitea/"`) {
 		t.Errorf("an empty base URL must give root-relative links: %s", files["api/logos.json"])
 	}
@@ -177,9 +178,9 @@ func TestRootRelative(t *testing.T) {
 // r/registry.json, the registry index's path. Derived from the rendered
 // outputs, the clash is a problem of the logo, naming both.
 func TestSlugClashesWithOutput(t *testing.T) {
-	m := testTree()
-	m["registry/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("Registry", "#FC6D26"))}
-	m["registry/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+	m := testtree.Sources()
+	m["registry/logo.yaml"] = &fstest.MapFile{Data: []byte(testtree.Meta("Registry", "#FC6D26"))}
+	m["registry/icon.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
 	got := buildProblems(t, m)
 	want := "[slug-collision] src/registry: slug \"registry\" would write r/registry.json, which collides with the collection's r/registry.json; rename the folder\n"
 	if got != want {

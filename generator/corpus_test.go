@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"logoindex/internal/testtree"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,10 +66,10 @@ func TestGeneratedBadInput(t *testing.T) {
 	base := func(t *testing.T) string {
 		dir := t.TempDir()
 		for name, data := range map[string]string{
-			"categories.yaml":    testCategories,
-			"acme/logo.yaml":     testMeta("Acme", "#FC6D26"),
-			"acme/icon.svg":      testIcon,
-			"acme/icon-mono.svg": testMono,
+			"categories.yaml":    testtree.Categories,
+			"acme/logo.yaml":     testtree.Meta("Acme", "#FC6D26"),
+			"acme/icon.svg":      testtree.Icon,
+			"acme/icon-mono.svg": testtree.Mono,
 		} {
 			p := filepath.Join(dir, filepath.FromSlash(name))
 			os.MkdirAll(filepath.Dir(p), 0o755)
@@ -107,7 +108,7 @@ func TestGeneratedBadInput(t *testing.T) {
 		}, `[file-unexpected] src/acme/x\nINJECTED: checked 2 logos: no errors\x1b[2K: unexpected file; a logo folder holds only logo.yaml, icon.svg, icon-mono.svg, icon-dark.svg, wordmark.svg and wordmark-dark.svg` + "\n"},
 		{"10 MB YAML", func(t *testing.T, dir string) {
 			line := "# " + strings.Repeat("x", 1022) + "\n"
-			os.WriteFile(filepath.Join(dir, "acme/logo.yaml"), []byte(testMeta("Acme", "#FC6D26")+strings.Repeat(line, 10<<10)), 0o644)
+			os.WriteFile(filepath.Join(dir, "acme/logo.yaml"), []byte(testtree.Meta("Acme", "#FC6D26")+strings.Repeat(line, 10<<10)), 0o644)
 		}, "[file-too-large] src/acme/logo.yaml: is 10496100 bytes; the limit is 64 KiB\n"},
 		{"20,000 nested @media blocks", func(t *testing.T, dir string) {
 			// 240 KB, under the size limit: the nesting limit refuses it
@@ -137,7 +138,7 @@ func TestGeneratedBadInput(t *testing.T) {
 			"[svg-too-complex] src/acme/wordmark.svg:1:78: its <style> rules and references take more than 1000000 steps to resolve (a logo's take a few thousand); use fewer rules, rules that select fewer elements, or shorter chains of references\n"},
 		{"symlink out of the tree", func(t *testing.T, dir string) {
 			secret := filepath.Join(t.TempDir(), "secret.svg")
-			os.WriteFile(secret, []byte(testIcon), 0o644)
+			os.WriteFile(secret, []byte(testtree.Icon), 0o644)
 			os.Symlink(secret, filepath.Join(dir, "acme/wordmark.svg"))
 		}, "[file-symlink] src/acme/wordmark.svg: is a symbolic link; links are never followed: replace it with the real file\n"},
 		{"symlinked logo folder", func(t *testing.T, dir string) {
@@ -165,7 +166,7 @@ func TestGeneratedBadInput(t *testing.T) {
 	// Unreadable files: chmod 000 means nothing to root (CI runs as root),
 	// so the file system itself refuses.
 	t.Run("unreadable file", func(t *testing.T) {
-		fsys := corpusDeniedFS{FS: testTree(), deny: "gitlab/icon-mono.svg"}
+		fsys := corpusDeniedFS{FS: testtree.Sources(), deny: "gitlab/icon-mono.svg"}
 		want := "[file-unreadable] src/gitlab/icon-mono.svg: cannot read: permission denied; make it readable\n"
 		if got := buildProblems(t, fsys); got != want {
 			t.Errorf("got:\n%s\nwant:\n%s", got, want)

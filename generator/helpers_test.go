@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -166,26 +165,4 @@ func buildProblems(t *testing.T, fsys fs.FS) string {
 		}
 	}
 	return problemLines(t, err)
-}
-
-const (
-	testCategories = "- {slug: devtools, name: Developer tools}\n- {slug: social, name: Social}\n"
-	testIcon       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><title>X</title><path d="M0 0h24v24H0z"/></svg>`
-	testMono       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0h24v24H0z"/></svg>`
-)
-
-func testMeta(name, hex string) string {
-	return "name: " + name + "\nhex: \"" + hex + "\"\ncategories: [devtools]\nsource: https://example.com/press\nlicense: CC0-1.0\n"
-}
-
-// testTree is a valid source tree with two logos, for tests to break.
-func testTree() fstest.MapFS {
-	return fstest.MapFS{
-		"categories.yaml":      {Data: []byte(testCategories)},
-		"gitlab/logo.yaml":     {Data: []byte(testMeta("GitLab", "#FC6D26"))},
-		"gitlab/icon.svg":      {Data: []byte(testIcon)},
-		"gitlab/icon-mono.svg": {Data: []byte(testMono)},
-		"gitea/logo.yaml":      {Data: []byte(testMeta("Gitea", "#FC6D26"))},
-		"gitea/icon.svg":       {Data: []byte(testIcon)},
-	}
 }

@@ -23,6 +23,7 @@ import (
 	"logoindex/generator/problem"
 	"logoindex/generator/render"
 	"logoindex/internal/escape"
+	"logoindex/internal/testtree"
 )
 
 // hostileValues end comments, strings, template literals, elements and
@@ -103,7 +104,7 @@ component: %s
 		"categories.yaml":    {Data: []byte("- {slug: tools, name: " + q("category") + "}\n")},
 		"acme/logo.yaml":     {Data: []byte(meta)},
 		"acme/icon.svg":      {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FF5500"><path d="M2 2h20v20H2z"/></svg>`)},
-		"acme/icon-mono.svg": {Data: []byte(testMono)},
+		"acme/icon-mono.svg": {Data: []byte(testtree.Mono)},
 	}
 }
 

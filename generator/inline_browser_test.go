@@ -18,6 +18,7 @@ import (
 
 	"logoindex/generator/problem"
 	"logoindex/internal/browsertest"
+	"logoindex/internal/testtree"
 )
 
 // The logos of TestInlineLogosKeepToThemselves. Each is accepted, and
@@ -160,9 +161,9 @@ func TestInlineLogosKeepToThemselves(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	b := browsertest.New(t, ctx)
-	src := fstest.MapFS{"categories.yaml": {Data: []byte(testCategories)}}
+	src := fstest.MapFS{"categories.yaml": {Data: []byte(testtree.Categories)}}
 	for slug, icon := range map[string]string{"bad": inlineBad, "bad-icon": inlineBadIcon, "wide": inlineWide, "victim": inlineVictim} {
-		src[slug+"/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta(slug, "#123456"))}
+		src[slug+"/logo.yaml"] = &fstest.MapFile{Data: []byte(testtree.Meta(slug, "#123456"))}
 		src[slug+"/icon.svg"] = &fstest.MapFile{Data: []byte(icon)}
 	}
 	tree, _ := buildTree(t, src, Options{Dir: "src"})

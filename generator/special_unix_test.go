@@ -16,6 +16,7 @@ import (
 
 	"logoindex/generator/outtree"
 	"logoindex/generator/render"
+	"logoindex/internal/testtree"
 )
 
 // TestSpecialFilesAreNotOpened puts a named pipe, a socket and a device
@@ -25,9 +26,9 @@ import (
 func TestSpecialFilesAreNotOpened(t *testing.T) {
 	dir := t.TempDir()
 	for name, data := range map[string]string{
-		"categories.yaml":    testCategories,
-		"acme/logo.yaml":     testMeta("Acme", "#FC6D26"),
-		"acme/icon-mono.svg": testMono,
+		"categories.yaml":    testtree.Categories,
+		"acme/logo.yaml":     testtree.Meta("Acme", "#FC6D26"),
+		"acme/icon-mono.svg": testtree.Mono,
 	} {
 		writeFile(t, filepath.Join(dir, name), []byte(data))
 	}

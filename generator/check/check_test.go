@@ -18,29 +18,8 @@ import (
 	"logoindex/generator/render"
 	"logoindex/generator/source"
 	"logoindex/generator/svg"
+	"logoindex/internal/testtree"
 )
-
-const (
-	testCategories = "- {slug: devtools, name: Developer tools}\n- {slug: social, name: Social}\n"
-	testIcon       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><title>X</title><path d="M0 0h24v24H0z"/></svg>`
-	testMono       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0h24v24H0z"/></svg>`
-)
-
-func testMeta(name, hex string) string {
-	return "name: " + name + "\nhex: \"" + hex + "\"\ncategories: [devtools]\nsource: https://example.com/press\nlicense: CC0-1.0\n"
-}
-
-// testTree is a valid source tree with two logos, for tests to break.
-func testTree() fstest.MapFS {
-	return fstest.MapFS{
-		"categories.yaml":      {Data: []byte(testCategories)},
-		"gitlab/logo.yaml":     {Data: []byte(testMeta("GitLab", "#FC6D26"))},
-		"gitlab/icon.svg":      {Data: []byte(testIcon)},
-		"gitlab/icon-mono.svg": {Data: []byte(testMono)},
-		"gitea/logo.yaml":      {Data: []byte(testMeta("Gitea", "#FC6D26"))},
-		"gitea/icon.svg":       {Data: []byte(testIcon)},
-	}
-}
 
 // problemStrings is each problem as a user reads it, after its code in
 // brackets.
@@ -108,29 +87,29 @@ func TestCheckRules(t *testing.T) {
 	}{
 		{"valid tree", func(fstest.MapFS) {}, nil},
 		{"unknown category", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(strings.Replace(testMeta("GitLab", "#FC6D26"), "[devtools]", "[devtools, dev-tools]", 1))
+			m["gitlab/logo.yaml"].Data = []byte(strings.Replace(testtree.Meta("GitLab", "#FC6D26"), "[devtools]", "[devtools, dev-tools]", 1))
 		}, []string{`[category-unknown] src/gitlab/logo.yaml:3:24: unknown category "dev-tools"; did you mean "devtools"? Use a slug from categories.yaml or add the category there`}},
 		{"unknown category far from any", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(strings.Replace(testMeta("GitLab", "#FC6D26"), "[devtools]", "[devtools, games]", 1))
+			m["gitlab/logo.yaml"].Data = []byte(strings.Replace(testtree.Meta("GitLab", "#FC6D26"), "[devtools]", "[devtools, games]", 1))
 		}, []string{`[category-unknown] src/gitlab/logo.yaml:3:24: unknown category "games"; use a slug from categories.yaml or add the category there`}},
 		{"override for a missing file", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark: {license: MIT}\n")
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "files:\n  wordmark: {license: MIT}\n")
 		}, []string{"[files-unused] src/gitlab/logo.yaml:7:3: files.wordmark describes wordmark.svg, which this logo does not have; add the file or remove the entry"}},
 		{"a variant glob that matches none of the files", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark*: {license: MIT}\n")
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "files:\n  wordmark*: {license: MIT}\n")
 		}, []string{"[files-unused] src/gitlab/logo.yaml:7:3: files.wordmark* matches none of this logo's files (it has icon.svg, icon-mono.svg); add the file or remove the entry"}},
 		{"two keys describe one variant", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  icon*: {license: MIT}\n  icon-mono: {license: MIT}\n  \"{icon,wordmark}\": {license: MIT}\n")
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "files:\n  icon*: {license: MIT}\n  icon-mono: {license: MIT}\n  \"{icon,wordmark}\": {license: MIT}\n")
 		}, []string{
 			"[value-duplicate] src/gitlab/logo.yaml:8:3: files.icon* and files.icon-mono both describe icon-mono.svg; keep one entry for each file",
 			"[value-duplicate] src/gitlab/logo.yaml:9:3: files.icon* and files.{icon,wordmark} both describe icon.svg; keep one entry for each file",
 		}},
 		{"dark brand colour without icon-dark", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#181717"))
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#181717"))
 			m["gitlab/icon.svg"].Data = []byte(dark)
 		}, []string{"[contrast-low] src/gitlab/logo.yaml:2:6: warning: brand colour #181717 has a contrast ratio of 1.06:1 against a dark page (#0D1117), below 3:1; add icon-dark.svg, a variant that reads on dark backgrounds"}},
 		{"dark brand colour with icon-dark", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#181717"))
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#181717"))
 			m["gitlab/icon.svg"].Data = []byte(dark)
 			m["gitlab/icon-dark.svg"] = &fstest.MapFile{Data: []byte(light)}
 		}, nil},
@@ -153,7 +132,7 @@ func TestCheckRules(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := testTree()
+			m := testtree.Sources()
 			tc.change(m)
 			_, probs := checkAll(t, m, "src")
 			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
@@ -181,37 +160,37 @@ func TestRulesAcrossLogos(t *testing.T) {
 			}
 		}, []string{`[slug-collision] src/registry: slug "registry" would write r/registry.json, which collides with the collection's r/registry.json; rename the folder`}},
 		{"two logos with one name", func(m fstest.MapFS) {
-			m["gitea/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26")) // GiteaIcon: the name does not spell the slug
+			m["gitea/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26")) // GiteaIcon: the name does not spell the slug
 		}, nil},
 		{"component set to another's default", func(m fstest.MapFS) {
-			m["gitea/logo.yaml"].Data = []byte(testMeta("Gitea", "#FC6D26") + "component: GitLabIcon\n")
+			m["gitea/logo.yaml"].Data = []byte(testtree.Meta("Gitea", "#FC6D26") + "component: GitLabIcon\n")
 		}, []string{"[component-duplicate] src/gitlab/logo.yaml: default component name GitLabIcon is also gitea's; set component: to a unique name, for example GitlabIcon"}},
 		{"two defaults from slugs that differ in hyphens", func(m fstest.MapFS) {
-			m["git-lab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("Git Lab", "#FC6D26"))}
-			m["git-lab/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+			m["git-lab/logo.yaml"] = &fstest.MapFile{Data: []byte(testtree.Meta("Git Lab", "#FC6D26"))}
+			m["git-lab/icon.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
 		}, []string{"[component-duplicate] src/gitlab/logo.yaml: default component name GitLabIcon is also git-lab's; set component: to a unique name, for example GitlabIcon"}},
 		{"the suggestion is free", func(m fstest.MapFS) {
-			m["git-lab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("Git Lab", "#FC6D26"))}
-			m["git-lab/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
-			m["gitea/logo.yaml"].Data = []byte(testMeta("Gitea", "#FC6D26") + "component: GitlabIcon\n")
+			m["git-lab/logo.yaml"] = &fstest.MapFile{Data: []byte(testtree.Meta("Git Lab", "#FC6D26"))}
+			m["git-lab/icon.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
+			m["gitea/logo.yaml"].Data = []byte(testtree.Meta("Gitea", "#FC6D26") + "component: GitlabIcon\n")
 		}, []string{"[component-duplicate] src/gitlab/logo.yaml: default component name GitLabIcon is also git-lab's; set component: to a unique name, for example Gitlab2Icon"}},
 		{"component named like the template's React", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: React\n")
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "component: React\n")
 		}, []string{"[component-duplicate] src/gitlab/logo.yaml:6:12: component name React is a name the component template uses; set component: to a unique name, for example GitlabIcon"}},
 		{"component named like a global the template uses", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: Boolean\n")
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "component: Boolean\n")
 		}, []string{"[component-duplicate] src/gitlab/logo.yaml:6:12: component name Boolean is a name the component template uses; set component: to a unique name, for example GitlabIcon"}},
 		{"component whose Props type is the template's", func(m fstest.MapFS) {
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: SVG\n")
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "component: SVG\n")
 		}, []string{"[component-duplicate] src/gitlab/logo.yaml:6:12: component name SVG declares SVGProps, which is a name the component template uses; set component: to a unique name, for example GitlabIcon"}},
 		{"component whose Props type is another's component", func(m fstest.MapFS) {
-			m["gitea/logo.yaml"].Data = []byte(testMeta("Gitea", "#FC6D26") + "component: GitProps\n")
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "component: Git\n")
+			m["gitea/logo.yaml"].Data = []byte(testtree.Meta("Gitea", "#FC6D26") + "component: GitProps\n")
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "component: Git\n")
 		}, []string{"[component-duplicate] src/gitlab/logo.yaml:6:12: component name Git declares GitProps, which is also gitea's; set component: to a unique name, for example GitlabIcon"}},
 		{"every problem of every logo at once", func(m fstest.MapFS) {
 			m["gitlab/icon.svg"].Data = []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" onload="x()"><script/></svg>`)
 			m["gitlab/icon-mono.svg"].Data = []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" fill="red"/>`)
-			m["gitea/logo.yaml"].Data = []byte(strings.Replace(testMeta("Gitea", "#FC6D26"), "CC0-1.0", "Apache 2.0", 1))
+			m["gitea/logo.yaml"].Data = []byte(strings.Replace(testtree.Meta("Gitea", "#FC6D26"), "CC0-1.0", "Apache 2.0", 1))
 		}, []string{
 			`[license-invalid] src/gitea/logo.yaml:5:10: license "Apache 2.0" is not an SPDX identifier; did you mean "Apache-2.0"?`,
 			"[svg-mono-colour] src/gitlab/icon-mono.svg:1:59: icon-mono paints fill: red; every paint must be currentColor, none or transparent",
@@ -220,7 +199,7 @@ func TestRulesAcrossLogos(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := testTree()
+			m := testtree.Sources()
 			tc.change(m)
 			if diff := cmp.Diff(tc.want, buildProblems(t, m)); diff != "" {
 				t.Errorf("problems mismatch (-want +got):\n%s", diff)
@@ -232,10 +211,10 @@ func TestRulesAcrossLogos(t *testing.T) {
 // TestVariantGlobs: a files: key that is a glob gives its override to
 // every variant of the logo it matches, and to no other.
 func TestVariantGlobs(t *testing.T) {
-	m := testTree()
-	m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
-	m["gitlab/wordmark-dark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
-	m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + "files:\n  wordmark*: {source: https://example.com/wordmark, license: MIT}\n  \"icon-m?no\": {license: Apache-2.0}\n")
+	m := testtree.Sources()
+	m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
+	m["gitlab/wordmark-dark.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
+	m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + "files:\n  wordmark*: {source: https://example.com/wordmark, license: MIT}\n  \"icon-m?no\": {license: Apache-2.0}\n")
 	logos, probs := checkAll(t, m, "src")
 	if len(probs.Errors()) > 0 {
 		t.Fatal(probs)
@@ -276,9 +255,9 @@ func TestViaPerFile(t *testing.T) {
 		{"a file's licence keeps it", logoVia + "files:\n  wordmark: {license: MIT}\n", map[string]*source.Via{"icon": si, "icon-mono": si, "wordmark": si}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := testTree()
-			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
-			m["gitlab/logo.yaml"].Data = []byte(testMeta("GitLab", "#FC6D26") + tc.yaml)
+			m := testtree.Sources()
+			m["gitlab/wordmark.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
+			m["gitlab/logo.yaml"].Data = []byte(testtree.Meta("GitLab", "#FC6D26") + tc.yaml)
 			logos, probs := checkAll(t, m, "src")
 			if len(probs.Errors()) > 0 {
 				t.Fatal(probs)

@@ -16,6 +16,7 @@ import (
 
 	"logoindex/generator/internal/sysfs"
 	"logoindex/generator/problem"
+	"logoindex/internal/testtree"
 )
 
 // throughFS hides that its file system opens its root as an *os.File, so
@@ -67,12 +68,12 @@ func openRoot(t *testing.T, dir string) fs.FS {
 func TestScanThroughDescriptor(t *testing.T) {
 	dir := t.TempDir()
 	for name, data := range map[string]string{
-		"categories.yaml":    testCategories,
+		"categories.yaml":    testtree.Categories,
 		".logoindexignore":   "*.bak\n",
-		"acme/logo.yaml":     testMeta("Acme", "#FC6D26"),
-		"acme/icon.svg":      testMono,
+		"acme/logo.yaml":     testtree.Meta("Acme", "#FC6D26"),
+		"acme/icon.svg":      testtree.Mono,
 		"acme/notes.txt":     "x",
-		"Bad_Slug/logo.yaml": testMeta("Bad", "#FC6D26"),
+		"Bad_Slug/logo.yaml": testtree.Meta("Bad", "#FC6D26"),
 		"stray.txt":          "x",
 		"old.bak":            "x",
 	} {

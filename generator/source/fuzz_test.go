@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"logoindex/generator/problem"
+	"logoindex/internal/testtree"
 )
 
 // addSeeds adds every file matching pattern as a seed.
@@ -49,7 +50,7 @@ func FuzzParseMeta(f *testing.F) {
 }
 
 func FuzzParseCategories(f *testing.F) {
-	f.Add([]byte(testCategories))
+	f.Add([]byte(testtree.Categories))
 	addSeeds(f, "../../source-logos/categories.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cats, probs := ParseCategories(&File{Path: "c.yaml", Data: data})

@@ -13,29 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator/problem"
+	"logoindex/internal/testtree"
 )
-
-const (
-	testCategories = "- {slug: devtools, name: Developer tools}\n- {slug: social, name: Social}\n"
-	testIcon       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="#FC6D26"><title>X</title><path d="M0 0h24v24H0z"/></svg>`
-	testMono       = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor"><path d="M0 0h24v24H0z"/></svg>`
-)
-
-func testMeta(name, hex string) string {
-	return "name: " + name + "\nhex: \"" + hex + "\"\ncategories: [devtools]\nsource: https://example.com/press\nlicense: CC0-1.0\n"
-}
-
-// testTree is a valid source tree with two logos, for tests to break.
-func testTree() fstest.MapFS {
-	return fstest.MapFS{
-		"categories.yaml":      {Data: []byte(testCategories)},
-		"gitlab/logo.yaml":     {Data: []byte(testMeta("GitLab", "#FC6D26"))},
-		"gitlab/icon.svg":      {Data: []byte(testIcon)},
-		"gitlab/icon-mono.svg": {Data: []byte(testMono)},
-		"gitea/logo.yaml":      {Data: []byte(testMeta("Gitea", "#FC6D26"))},
-		"gitea/icon.svg":       {Data: []byte(testIcon)},
-	}
-}
 
 // problemStrings is each problem as a user reads it, after its code in
 // brackets.
@@ -75,7 +54,7 @@ func read(fsys fs.FS, opts Options) (*tree, problem.List) {
 }
 
 func TestReadGood(t *testing.T) {
-	tr, probs := read(testTree(), Options{Dir: "src"})
+	tr, probs := read(testtree.Sources(), Options{Dir: "src"})
 	if len(probs) > 0 {
 		t.Fatalf("unexpected problems:\n%s", probs.Error())
 	}
@@ -100,16 +79,16 @@ func TestReadGood(t *testing.T) {
 		t.Errorf("logos mismatch (-want +got):\n%s", diff)
 	}
 	wantFiles := map[string]string{
-		"src/gitea/logo.yaml":      testMeta("Gitea", "#FC6D26"),
-		"src/gitea/icon.svg":       testIcon,
-		"src/gitlab/logo.yaml":     testMeta("GitLab", "#FC6D26"),
-		"src/gitlab/icon.svg":      testIcon,
-		"src/gitlab/icon-mono.svg": testMono,
+		"src/gitea/logo.yaml":      testtree.Meta("Gitea", "#FC6D26"),
+		"src/gitea/icon.svg":       testtree.Icon,
+		"src/gitlab/logo.yaml":     testtree.Meta("GitLab", "#FC6D26"),
+		"src/gitlab/icon.svg":      testtree.Icon,
+		"src/gitlab/icon-mono.svg": testtree.Mono,
 	}
 	if diff := cmp.Diff(wantFiles, files); diff != "" {
 		t.Errorf("files read (-want +got):\n%s", diff)
 	}
-	if tr.cats == nil || tr.cats.Path != "src/categories.yaml" || string(tr.cats.Data) != testCategories {
+	if tr.cats == nil || tr.cats.Path != "src/categories.yaml" || string(tr.cats.Data) != testtree.Categories {
 		t.Errorf("categories not read: %+v", tr.cats)
 	}
 	if len(tr.others) > 0 {
@@ -126,8 +105,8 @@ func TestReadErrors(t *testing.T) {
 		want   []string
 	}{
 		{"unexpected files", func(m fstest.MapFS) {
-			m["gitlab/icon_dark.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
-			m["gitlab/Icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+			m["gitlab/icon_dark.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
+			m["gitlab/Icon.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
 			m["gitlab/notes.txt"] = &fstest.MapFile{Data: []byte("hi")}
 			m["gitlab/logo.yml"] = &fstest.MapFile{Data: []byte("hi")}
 		}, []string{
@@ -145,7 +124,7 @@ func TestReadErrors(t *testing.T) {
 		}},
 		{"bad slugs", func(m fstest.MapFS) {
 			for _, dir := range []string{"GitHub", "git.hub", "..hidden", "git hub", "git--hub", "gіthub" /* Cyrillic і */, strings.Repeat("a", 65), "-x-", "__"} {
-				m[dir+"/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("X", "#000000"))}
+				m[dir+"/logo.yaml"] = &fstest.MapFile{Data: []byte(testtree.Meta("X", "#000000"))}
 			}
 		}, []string{
 			`[slug-invalid] src/-x-: ` + notSlug + `, for example to "x"`,
@@ -174,13 +153,13 @@ func TestReadErrors(t *testing.T) {
 			m["categories.yaml/x"] = &fstest.MapFile{Data: []byte("x")}
 		}, []string{"[file-not-regular] src/categories.yaml: is a folder; categories.yaml must be a file"}},
 		{"sub-folder", func(m fstest.MapFS) {
-			m["gitlab/old/icon.svg"] = &fstest.MapFile{Data: []byte(testIcon)}
+			m["gitlab/old/icon.svg"] = &fstest.MapFile{Data: []byte(testtree.Icon)}
 		}, []string{"[file-unexpected] src/gitlab/old: unexpected folder; " + allowed}},
 		{"stray file at the top", func(m fstest.MapFS) {
 			m["README.md"] = &fstest.MapFile{Data: []byte("x")}
 		}, []string{"[file-unexpected] src/README.md: unexpected file; the source folder holds only categories.yaml, removed.yaml, .logoindexignore, _static/ and one folder per logo"}},
 		{"folders differing only in case", func(m fstest.MapFS) {
-			m["GitLab/logo.yaml"] = &fstest.MapFile{Data: []byte(testMeta("X", "#000000"))}
+			m["GitLab/logo.yaml"] = &fstest.MapFile{Data: []byte(testtree.Meta("X", "#000000"))}
 		}, []string{`[slug-collision] src/GitLab: folder name differs from "gitlab" only in case; slugs are lower case: merge the two folders`}},
 		{"no categories.yaml", func(m fstest.MapFS) {
 			delete(m, "categories.yaml")
@@ -246,7 +225,7 @@ func TestReadErrors(t *testing.T) {
 		}, []string{"[file-symlink] src/.logoindexignore: is a symbolic link; links are never followed: replace it with the real file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := testTree()
+			m := testtree.Sources()
 			tc.change(m)
 			_, probs := read(noSpecialOpen{t, m}, Options{Dir: "src"})
 			if diff := cmp.Diff(tc.want, problemStrings(probs)); diff != "" {
@@ -259,7 +238,7 @@ func TestReadErrors(t *testing.T) {
 // TestReadReportIgnored checks that ignored files become warnings when
 // asked (check -strict), and are still never read.
 func TestReadReportIgnored(t *testing.T) {
-	m := testTree()
+	m := testtree.Sources()
 	m[".logoindexignore"] = &fstest.MapFile{Data: []byte("*.orig\n")}
 	m[".DS_Store"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
 	m["gitlab/.#logo.yaml"] = &fstest.MapFile{Data: []byte("user@host.1234"), Mode: fs.ModeSymlink}
@@ -278,7 +257,7 @@ func TestReadReportIgnored(t *testing.T) {
 // TestReadSelect: patterns select the logos read in full; the others give
 // only their logo.yaml, and their broken SVGs are never read.
 func TestReadSelect(t *testing.T) {
-	m := testTree()
+	m := testtree.Sources()
 	m["gitea/icon.svg"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
 	tr, probs := read(noSpecialOpen{t, m}, Options{Dir: "src", Logos: []string{"gitl*"}})
 	if len(probs) > 0 {
@@ -301,7 +280,7 @@ func TestReadSelect(t *testing.T) {
 // logo, is an error at the source folder; a typo must not pass for a
 // clean check of nothing.
 func TestReadSelectPatterns(t *testing.T) {
-	_, probs := read(testTree(), Options{Dir: "src", Logos: []string{"git*", "gihtub", "git/*", "[a-"}})
+	_, probs := read(testtree.Sources(), Options{Dir: "src", Logos: []string{"git*", "gihtub", "git/*", "[a-"}})
 	want := []string{
 		`[pattern-unmatched] src: logo pattern "[a-" is not a doublestar pattern on slugs: use *, ?, [a-z] and {a,b} on folder names, as in 'git*', without /`,
 		`[pattern-unmatched] src: logo pattern "gihtub" selects no logo; patterns match folder names (slugs), such as git* for github and gitlab`,

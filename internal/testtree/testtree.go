@@ -1,4 +1,5 @@
-// Package testtree writes files for tests that need a real folder (a
+// Package testtree holds source files for tests: a valid tree to break
+// (Sources), and Write for tests that need a real folder (a
 // command, a file watcher, golden files), not an fstest.MapFS.
 package testtree
 
