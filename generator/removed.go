@@ -67,21 +67,32 @@ func (b *build) digestRemoved(h *digest.Hasher, r *spill.Reader) error {
 		return nil
 	}
 	h.Write(b.removedDigest[:])
-	for _, rm := range b.removed {
-		l, ok := b.replacement(rm.ReplacedBy)
-		if !ok {
-			continue
-		}
-		s, err := b.encodedRecord(l, r)
-		if err != nil {
-			return err
-		}
-		head, err := readRecordHead(s)
+	return b.eachReplaced(r, func(_ source.Removal, rec string) error {
+		head, err := readRecordHead(rec)
 		if err != nil {
 			return err
 		}
 		h.Write(head.summary[:])
 		h.Write(binary.LittleEndian.AppendUint64(nil, head.namesum))
+		return nil
+	})
+}
+
+// eachReplaced calls fn with each removed logo whose replacement is live,
+// and the replacement's encoded record.
+func (b *build) eachReplaced(r *spill.Reader, fn func(rm source.Removal, rec string) error) error {
+	for _, rm := range b.removed {
+		l, ok := b.replacement(rm.ReplacedBy)
+		if !ok {
+			continue
+		}
+		rec, err := b.encodedRecord(l, r)
+		if err != nil {
+			return err
+		}
+		if err := fn(rm, rec); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -107,17 +118,8 @@ func (b *build) removedLogos() ([]render.Removed, error) {
 // copyReplacements makes the address of each replaced logo's SVGs serve
 // its replacement's, and adds them to the collection's files.
 func (b *build) copyReplacements(out output) error {
-	r := spill.NewReader(b.records)
-	for _, rm := range b.removed {
-		l, ok := b.replacement(rm.ReplacedBy)
-		if !ok {
-			continue
-		}
-		s, err := b.encodedRecord(l, r)
-		if err != nil {
-			return err
-		}
-		files, err := decodeRecordFiles(s)
+	return b.eachReplaced(spill.NewReader(b.records), func(rm source.Removal, rec string) error {
+		files, err := decodeRecordFiles(rec)
 		if err != nil {
 			return err
 		}
@@ -132,6 +134,6 @@ func (b *build) copyReplacements(out output) error {
 			}
 			b.coll.files = append(b.coll.files, fileDigest{name: name, sum: f.sum})
 		}
-	}
-	return nil
+		return nil
+	})
 }
