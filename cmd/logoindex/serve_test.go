@@ -119,8 +119,18 @@ func TestServeWatch(t *testing.T) {
 	}
 	// Open pages listen for rebuilds and failed builds (the browser half
 	// is TestLiveReload and TestErrorOverlay).
+	// "built" is printed before the pages are told, so the stream may
+	// start with the version before the first build; the first build's
+	// version is the one the failed build must keep.
 	events := eventData(t, base+"/.preview/events")
 	first := <-events
+	for !strings.HasSuffix(first, "-1") {
+		select {
+		case first = <-events:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the pages were not told of the first build; last version %q", first)
+		}
+	}
 
 	// A broken edit: the problem is printed, and sent to the pages; the
 	// old tree stays.
