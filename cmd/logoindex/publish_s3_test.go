@@ -507,8 +507,23 @@ func twoPublishesAtOnce(t *testing.T, srv *s3Server) {
 	if waited[0] == "second" {
 		other = "third"
 	}
+	// Its uploads wait until the refused one has run, so that it holds the
+	// lease throughout, however slowly the refused one starts (and at most
+	// a while, should the refused one upload after all).
+	gate := make(chan struct{})
+	var open sync.Once
+	release := func() { open.Do(func() { close(gate) }) }
+	defer release()
+	srv.reset(func(_ int, r *http.Request) string {
+		if r.Method == "PUT" && !strings.Contains(r.URL.Path, "/"+publish.LeasePrefix) {
+			select {
+			case <-gate:
+			case <-time.After(30 * time.Second):
+			}
+		}
+		return ""
+	})
 	done := make(chan outcome, 1)
-	srv.reset(srv.fail)
 	go func() {
 		code, stdout, stderr := runCmd("publish", "-dir", other, "-to", srv.bucketURL("race"))
 		done <- outcome{fmt.Sprint(code), stdout, stderr}
@@ -519,6 +534,7 @@ func twoPublishesAtOnce(t *testing.T, srv *s3Server) {
 		}
 	}
 	code, stdout, stderr := runCmd("publish", "-dir", waited[0], "-to", srv.bucketURL("race"), "-wait", "0")
+	release()
 	if want := "logoindex: another publish holds the bucket's lease: "; code != 1 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "(pid ") || stdout != "" {
 		t.Errorf("with -wait 0: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1 and %q", code, stdout, stderr, want)
 	}
