@@ -120,11 +120,11 @@ func TestKilledRebuilds(t *testing.T) {
 			next = states[rng.IntN(len(states))]
 		}
 		setSources(next)
-		window := took[1]
+		kind := 1 // a new name
 		if next.base != current.base {
-			window = took[0]
+			kind = 0
 		}
-		after := time.Duration(rng.Int64N(int64(window * 5 / 4)))
+		after := time.Duration(rng.Int64N(int64(took[kind] * 5 / 4)))
 		d, killed, err := incRunChild(t, build(next), after)
 		if err != nil {
 			t.Fatalf("kill %d: the build failed: %v", i, err)
@@ -142,6 +142,8 @@ func TestKilledRebuilds(t *testing.T) {
 		}
 		if killed {
 			midway++
+		} else {
+			took[kind] = d // the window follows the machine's load
 		}
 	}
 	t.Logf("%d kills: %d before the build finished (a rebuild took %v for a new base URL, %v for a name)", kills, midway, took[0], took[1])
