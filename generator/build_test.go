@@ -151,7 +151,7 @@ func TestInvalidWritesNothing(t *testing.T) {
 	if !errors.As(err, &probs) || res != nil {
 		t.Fatalf("Build of an invalid tree: res %v, err %v; want only problems", res, err)
 	}
-	if diff := cmp.Diff(want, readTree(t, out)); diff != "" {
+	if diff := cmp.Diff(want, testtree.ReadFiles(t, out)); diff != "" {
 		t.Errorf("the output changed (-before +after):\n%s", diff)
 	}
 }

@@ -31,29 +31,7 @@ func buildTree(t *testing.T, src fs.FS, opts Options) (map[string]string, *Resul
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	return readTree(t, opts.Out), res
-}
-
-// readTree reads every file under dir, by its slash-separated name.
-func readTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testtree.ReadFiles(t, opts.Out), res
 }
 
 // checkGolden compares got, whose names are relative to dir, with the
@@ -66,7 +44,7 @@ func checkGolden(t *testing.T, dir, sub string, got map[string]string) {
 		testtree.Write(t, dir, got)
 	}
 	want := map[string]string{}
-	for name, data := range readTree(t, root) {
+	for name, data := range testtree.ReadFiles(t, root) {
 		want[path.Join(sub, name)] = data
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

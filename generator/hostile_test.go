@@ -135,7 +135,7 @@ func TestHostileValues(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return readTree(t, out), nil
+		return testtree.ReadFiles(t, out), nil
 	}
 	benign, err := build("", "")
 	if err != nil {

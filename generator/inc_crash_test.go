@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator/render"
+	"logoindex/internal/testtree"
 )
 
 // incCrashEnv names the build a child process of TestKilledRebuilds
@@ -129,7 +130,7 @@ func TestKilledRebuilds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("kill %d: the build failed: %v", i, err)
 		}
-		got := incDigest(incTree(t, out))
+		got := incDigest(testtree.Read(t, out))
 		switch got {
 		case want[next]:
 			current = next
@@ -158,7 +159,7 @@ func TestKilledRebuilds(t *testing.T) {
 		if _, err := Build(context.Background(), os.DirFS(src), build(s).options()); err != nil {
 			t.Fatalf("build %d after the kills: %v", i, err)
 		}
-		if diff := cmp.Diff(incClean(t, src, build(s).options()).tree, incTree(t, out)); diff != "" {
+		if diff := cmp.Diff(incClean(t, src, build(s).options()).tree, testtree.Read(t, out)); diff != "" {
 			t.Errorf("build %d after the kills differs from a clean build (-clean +got):\n%s", i, diff)
 		}
 		if extra := incLeftovers(t, out); len(extra) > 0 {

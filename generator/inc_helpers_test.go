@@ -20,43 +20,8 @@ import (
 	"logoindex/generator/internal/sysfs"
 	"logoindex/generator/internal/wire"
 	"logoindex/generator/outtree"
+	"logoindex/internal/testtree"
 )
-
-// incTree reads every file and folder under dir: a file by its
-// slash-separated name, to its content; a folder as its name and a slash,
-// to "". A clean build makes a folder only for its files, so an empty
-// folder left behind shows. A missing dir reads as nil.
-func incTree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == dir {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir():
-			out[rel+"/"] = ""
-		case d.Type().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[rel] = string(b)
-		default:
-			out[rel] = "(" + d.Type().String() + ")"
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // incDigest is a digest of a tree incTree read: two trees are the same
 // when their digests are.
@@ -137,7 +102,7 @@ var incCleans sync.Map // string -> *incCleanBuild
 // rebuild must match byte for byte.
 func incClean(t testing.TB, src string, opts Options) *incCleanBuild {
 	t.Helper()
-	key := fmt.Sprintf("%s %q %q %q %v", incDigest(incTree(t, src)), opts.Dir, opts.Render.BaseURL, opts.Logos, opts.ReportIgnored)
+	key := fmt.Sprintf("%s %q %q %q %v", incDigest(testtree.Read(t, src)), opts.Dir, opts.Render.BaseURL, opts.Logos, opts.ReportIgnored)
 	if c, ok := incCleans.Load(key); ok {
 		return c.(*incCleanBuild)
 	}
@@ -147,7 +112,7 @@ func incClean(t testing.TB, src string, opts Options) *incCleanBuild {
 	if err != nil {
 		t.Fatalf("a clean build: %v", err)
 	}
-	c := &incCleanBuild{tree: incTree(t, opts.Out), warnings: res.Warnings.Error(), logos: res.Logos}
+	c := &incCleanBuild{tree: testtree.Read(t, opts.Out), warnings: res.Warnings.Error(), logos: res.Logos}
 	for name := range c.tree {
 		if !strings.HasSuffix(name, "/") {
 			c.files++

@@ -16,6 +16,7 @@ import (
 	"logoindex/generator/outtree"
 	"logoindex/generator/problem"
 	"logoindex/generator/render"
+	"logoindex/internal/testtree"
 )
 
 // incSource is a source folder for the rebuild tests, with the edits they
@@ -135,7 +136,7 @@ func incSteps(s incSource) []incStep {
 			if diff := cmp.Diff(before, incStats(t, r.out, false)); diff != "" {
 				t.Errorf("PrepareStandby touched the output (-before +after):\n%s", diff)
 			}
-			if diff := cmp.Diff(incTree(t, r.out), incTree(t, r.state("standby"))); diff != "" {
+			if diff := cmp.Diff(testtree.Read(t, r.out), testtree.Read(t, r.state("standby"))); diff != "" {
 				t.Errorf("the standby prepared differs from the output (-output +standby):\n%s", diff)
 			}
 		}, upToDate: true, keeps: incKeepsAll},
@@ -351,7 +352,7 @@ func incRebuilds(t *testing.T, s incSource, aged bool) {
 			continue
 		}
 		clean := incClean(t, r.src, opts)
-		if diff := cmp.Diff(clean.tree, incTree(t, r.out)); diff != "" {
+		if diff := cmp.Diff(clean.tree, testtree.Read(t, r.out)); diff != "" {
 			t.Errorf("%s: the output differs from a clean build's (-clean +rebuild):\n%s", step.name, diff)
 		}
 		warnings, strays := incStrays(r.out, res.Warnings)
@@ -414,7 +415,7 @@ func TestConcurrentBuilds(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if !want[incDigest(incTree(t, out))] {
+				if !want[incDigest(testtree.Read(t, out))] {
 					t.Error("the output is neither base URL's tree")
 				}
 			}
@@ -425,7 +426,7 @@ func TestConcurrentBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(incClean(t, src, opts(bases[0])).tree, incTree(t, out)); diff != "" {
+	if diff := cmp.Diff(incClean(t, src, opts(bases[0])).tree, testtree.Read(t, out)); diff != "" {
 		t.Errorf("the build after them (-clean +got):\n%s", diff)
 	}
 	if extra := incLeftovers(t, out); len(extra) > 0 || res.CacheError != nil {

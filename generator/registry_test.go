@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/generator/render"
+	"logoindex/internal/testtree"
 )
 
 // regFiles keeps the files under r/: the registry's items and index.
@@ -144,7 +145,7 @@ func TestRegistryTemplate(t *testing.T) {
 				got = err.Error()
 			} else {
 				var item render.RegistryItem
-				if err := json.Unmarshal([]byte(regFiles(readTree(t, out))["r/acme.json"]), &item); err != nil {
+				if err := json.Unmarshal([]byte(regFiles(testtree.ReadFiles(t, out))["r/acme.json"]), &item); err != nil {
 					t.Fatal(err)
 				}
 				got = item.Files[0].Content

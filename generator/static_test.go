@@ -13,6 +13,7 @@ import (
 
 	"logoindex/generator/problem"
 	"logoindex/generator/render"
+	"logoindex/internal/testtree"
 )
 
 // TestStaticFiles: the files of _static/ land at the root of the output
@@ -66,7 +67,7 @@ func TestStrictKeepsStrays(t *testing.T) {
 	buildTree(t, os.DirFS(src), opts)
 	writeFile(t, filepath.Join(out, "notes.txt"), []byte("mine"))
 	writeFile(t, filepath.Join(out, "api", "logos.json.bak"), []byte("mine"))
-	before := readTree(t, out)
+	before := testtree.ReadFiles(t, out)
 	meta := filepath.Join(src, "acme/logo.yaml")
 	data, err := os.ReadFile(meta)
 	if err != nil {
@@ -86,7 +87,7 @@ func TestStrictKeepsStrays(t *testing.T) {
 			t.Errorf("%s\nwant it to say %q", probs[i].Error(), want)
 		}
 	}
-	if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
+	if diff := cmp.Diff(before, testtree.ReadFiles(t, out)); diff != "" {
 		t.Errorf("a failed -strict build changed the output (-before +after):\n%s", diff)
 	}
 }

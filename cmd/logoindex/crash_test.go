@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"logoindex/internal/testskip"
+	"logoindex/internal/testtree"
 )
 
 // buildBinary compiles the command without the race detector, which would
@@ -29,29 +30,6 @@ func buildBinary(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
-}
-
-// treeContents maps every file under dir to its content; nil if dir is
-// missing.
-func treeContents(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	if _, err := os.Stat(dir); err != nil {
-		return nil
-	}
-	out := map[string]string{}
-	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[rel] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestKilledBuildLeavesOldOrNewTree kills builds with SIGKILL at random
@@ -103,7 +81,7 @@ func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 		if !appeared.IsZero() {
 			write = max(write, time.Since(appeared))
 		}
-		trees[i] = treeContents(t, filepath.Join(dir, "dist"))
+		trees[i] = testtree.ReadFiles(t, filepath.Join(dir, "dist"))
 	}
 	if write == 0 {
 		write = full / 4
@@ -151,7 +129,7 @@ func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 		if run.madeTemp() {
 			killedWriting++ // this build had made its temporary tree
 		}
-		got := treeContents(t, filepath.Join(dir, "dist"))
+		got := testtree.ReadFiles(t, filepath.Join(dir, "dist"))
 		switch {
 		case cmp.Equal(got, trees[next]):
 			current = next
@@ -178,7 +156,7 @@ func killBuilds(t *testing.T, bin string, cached bool, kills int) {
 		if out, err := commandFor(t, dir, "build", "-src", src, "-out", "fresh", "-no-cache").CombinedOutput(); err != nil {
 			t.Fatalf("build from scratch: %v\n%s", err, out)
 		}
-		if diff := cmp.Diff(treeContents(t, filepath.Join(dir, "fresh")), treeContents(t, filepath.Join(dir, "dist"))); diff != "" {
+		if diff := cmp.Diff(testtree.ReadFiles(t, filepath.Join(dir, "fresh")), testtree.ReadFiles(t, filepath.Join(dir, "dist"))); diff != "" {
 			t.Errorf("after the kills, a cached build differs from a build from scratch:\n%s", diff)
 		}
 		t.Logf("%d kills: %d before the build finished", kills, killedMidway)

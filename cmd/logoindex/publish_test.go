@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"logoindex/internal/headers"
+	"logoindex/internal/testtree"
 )
 
 // TestMain builds logoindex-publish, the program `logoindex publish`
@@ -129,7 +130,7 @@ func TestPublishBeside(t *testing.T) {
 func published(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for name, data := range treeContents(t, dir) {
+	for name, data := range testtree.ReadFiles(t, dir) {
 		name = filepath.ToSlash(name)
 		if name == "_headers" || name == "_redirects" || hidden(name) {
 			continue

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"logoindex/internal/testtree"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,7 +83,7 @@ func TestSignalStopsBuild(t *testing.T) {
 	if out, err := command("build", "-src", src, "-out", "dist", "-base-url", "https://a.example").CombinedOutput(); err != nil {
 		t.Fatalf("first build: %v\n%s", err, out)
 	}
-	before := treeContents(t, filepath.Join(dir, "dist"))
+	before := testtree.ReadFiles(t, filepath.Join(dir, "dist"))
 	// checking returns once the command reads the source, which it opens
 	// after it listens for signals: a signal while a loaded machine still
 	// starts the process would end it the default way, before main runs.
@@ -143,7 +144,7 @@ func TestSignalStopsBuild(t *testing.T) {
 			if !strings.Contains(stderr.String(), "logoindex: interrupted by SIG") {
 				t.Errorf("stderr does not say it was interrupted:\n%s", stderr.String())
 			}
-			if diff := cmp.Diff(before, treeContents(t, filepath.Join(dir, "dist"))); diff != "" {
+			if diff := cmp.Diff(before, testtree.ReadFiles(t, filepath.Join(dir, "dist"))); diff != "" {
 				t.Errorf("dist changed (-before +after):\n%.2000s", diff)
 			}
 			t.Logf("%v: exit %d after %v", tc.sig, tc.code, took.Round(time.Millisecond))

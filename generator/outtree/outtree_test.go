@@ -21,6 +21,7 @@ import (
 	"logoindex/generator/internal/digest"
 	"logoindex/generator/internal/sysfs"
 	"logoindex/generator/outtree"
+	"logoindex/internal/testtree"
 )
 
 const marker = "api/logos.json"
@@ -127,7 +128,7 @@ func build(t *testing.T, dir string, want files) (lost []string) {
 	lost = w.Lost()
 	put(t, w, want)
 	finish(t, w, want)
-	if diff := cmp.Diff(tree(want), readDir(t, dir)); diff != "" {
+	if diff := cmp.Diff(tree(want), testtree.Read(t, dir)); diff != "" {
 		t.Fatalf("the output after the build (-want +got):\n%s", diff)
 	}
 	return lost
@@ -141,41 +142,6 @@ func tree(f files) map[string]string {
 		for d := filepath.ToSlash(filepath.Dir(name)); d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
 			out[d+"/"] = ""
 		}
-	}
-	return out
-}
-
-// readDir reads every file and folder under dir: a file by its name, to
-// its content, a folder as its name and a slash, to "". A missing dir
-// reads as nil.
-func readDir(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == dir {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir():
-			out[rel+"/"] = ""
-		case d.Type().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[rel] = string(b)
-		default:
-			out[rel] = "(" + d.Type().String() + ")"
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
@@ -248,7 +214,7 @@ func TestOpenRefuses(t *testing.T) {
 			dir := tc.dir(t)
 			var before map[string]string
 			if strings.HasPrefix(dir, os.TempDir()) {
-				before = readDir(t, filepath.Dir(dir))
+				before = testtree.Read(t, filepath.Dir(dir))
 			}
 			tr, err := outtree.Open(dir, opts)
 			if err == nil {
@@ -260,7 +226,7 @@ func TestOpenRefuses(t *testing.T) {
 			}
 			if before != nil {
 				// Nothing is made beside it, not even a state folder.
-				after := readDir(t, filepath.Dir(dir))
+				after := testtree.Read(t, filepath.Dir(dir))
 				if _, err := os.Lstat(outtree.StateDir(dir)); err == nil {
 					t.Errorf("a refused Open left %s", outtree.StateDir(dir))
 				}
@@ -317,7 +283,7 @@ func TestOpenRestoresInterruptedSwap(t *testing.T) {
 			}
 			tr := open(t, d.out)
 			tr.Close()
-			if diff := cmp.Diff(tree(tc.want), readDir(t, d.out)); diff != "" {
+			if diff := cmp.Diff(tree(tc.want), testtree.Read(t, d.out)); diff != "" {
 				t.Errorf("the output after Open (-want +got):\n%s", diff)
 			}
 			if _, err := os.Lstat(old); !errors.Is(err, fs.ErrNotExist) {
@@ -337,7 +303,7 @@ func TestOpenRemovesLeftovers(t *testing.T) {
 	build(t, d.out, treeB)
 	writeFile(t, filepath.Join(d.state, "tmp-spill-123"), "x")
 	writeFile(t, filepath.Join(d.state, "tmp-records-9/deep/file"), "x")
-	before := readDir(t, d.state)
+	before := testtree.Read(t, d.state)
 	tr := open(t, d.out)
 	tr.Close()
 	want := maps.Clone(before)
@@ -345,7 +311,7 @@ func TestOpenRemovesLeftovers(t *testing.T) {
 	delete(want, "tmp-records-9/")
 	delete(want, "tmp-records-9/deep/")
 	delete(want, "tmp-records-9/deep/file")
-	if diff := cmp.Diff(want, readDir(t, d.state)); diff != "" {
+	if diff := cmp.Diff(want, testtree.Read(t, d.state)); diff != "" {
 		t.Errorf("the state folder after Open (-want +got):\n%s", diff)
 	}
 	build(t, d.out, treeC)
@@ -391,14 +357,14 @@ func TestSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 	put(t, w, treeB)
-	if diff := cmp.Diff(tree(treeA), readDir(t, d.out)); diff != "" {
+	if diff := cmp.Diff(tree(treeA), testtree.Read(t, d.out)); diff != "" {
 		t.Errorf("before Commit, the output changed (-old +now):\n%s", diff)
 	}
 	finish(t, w, treeB)
-	if diff := cmp.Diff(tree(treeB), readDir(t, d.out)); diff != "" {
+	if diff := cmp.Diff(tree(treeB), testtree.Read(t, d.out)); diff != "" {
 		t.Errorf("the output after Commit (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(tree(treeA), readDir(t, d.standby)); diff != "" {
+	if diff := cmp.Diff(tree(treeA), testtree.Read(t, d.standby)); diff != "" {
 		t.Errorf("the standby after Commit is not the old tree (-want +got):\n%s", diff)
 	}
 	if got := inode(t, d.standby); got != oldRoot {
@@ -501,7 +467,7 @@ func TestOtherBoot(t *testing.T) {
 			}
 			put(t, w, treeC)
 			finish(t, w, treeC)
-			if diff := cmp.Diff(tree(treeC), readDir(t, d.out)); diff != "" {
+			if diff := cmp.Diff(tree(treeC), testtree.Read(t, d.out)); diff != "" {
 				t.Errorf("records of another boot: the output (-want +got):\n%s", diff)
 			}
 		}
@@ -703,7 +669,7 @@ func TestStandbyCatchesUp(t *testing.T) {
 			if tc.empty {
 				want = map[string]string{}
 			}
-			if diff := cmp.Diff(want, readDir(t, d.standby)); diff != "" {
+			if diff := cmp.Diff(want, testtree.Read(t, d.standby)); diff != "" {
 				t.Errorf("the standby after Begin (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(live, stats(t, d.out)); diff != "" {
@@ -712,10 +678,10 @@ func TestStandbyCatchesUp(t *testing.T) {
 			put(t, w, treeC)
 			finish(t, w, treeC)
 			tr.Close()
-			if diff := cmp.Diff(tree(treeC), readDir(t, d.out)); diff != "" {
+			if diff := cmp.Diff(tree(treeC), testtree.Read(t, d.out)); diff != "" {
 				t.Errorf("the output (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tree(treeB), readDir(t, d.standby)); diff != "" {
+			if diff := cmp.Diff(tree(treeB), testtree.Read(t, d.standby)); diff != "" {
 				t.Errorf("the standby after the swap is not the old tree (-want +got):\n%s", diff)
 			}
 			build(t, d.out, treeA)
@@ -743,7 +709,7 @@ func TestPrepareStandby(t *testing.T) {
 		if diff := cmp.Diff(before, stats(t, d.out)); diff != "" {
 			t.Errorf("after %d builds: PrepareStandby touched the live tree:\n%s", len(builds), diff)
 		}
-		if diff := cmp.Diff(tree(live), readDir(t, d.standby)); diff != "" {
+		if diff := cmp.Diff(tree(live), testtree.Read(t, d.standby)); diff != "" {
 			t.Errorf("after %d builds: the standby (-want +got):\n%s", len(builds), diff)
 		}
 		for name := range live {
@@ -835,7 +801,7 @@ func TestPutStream(t *testing.T) {
 		t.Error("a file the standby held was written again")
 	}
 	finish(t, w, want)
-	if diff := cmp.Diff(tree(want), readDir(t, d.out)); diff != "" {
+	if diff := cmp.Diff(tree(want), testtree.Read(t, d.out)); diff != "" {
 		t.Errorf("the output (-want +got):\n%s", diff)
 	}
 }
@@ -887,7 +853,7 @@ func TestConcurrentPuts(t *testing.T) {
 		}
 		finish(t, w, want)
 		tr.Close()
-		if diff := cmp.Diff(tree(want), readDir(t, d.out)); diff != "" {
+		if diff := cmp.Diff(tree(want), testtree.Read(t, d.out)); diff != "" {
 			t.Fatalf("round %d: the output (-want +got):\n%s", round, diff)
 		}
 	}
@@ -918,7 +884,7 @@ func TestSymlinkedFolders(t *testing.T) {
 				}
 				for _, want := range []files{treeC, treeA, treeB} {
 					build(t, d.out, want)
-					if diff := cmp.Diff(tree(victims), readDir(t, outside)); diff != "" {
+					if diff := cmp.Diff(tree(victims), testtree.Read(t, outside)); diff != "" {
 						t.Fatalf("the folder outside changed (-want +got):\n%s", diff)
 					}
 					for name := range victims {

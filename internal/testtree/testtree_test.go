@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestWrite(t *testing.T) {
@@ -14,6 +16,32 @@ func TestWrite(t *testing.T) {
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil || string(got) != want {
 			t.Errorf("%s: %q, %v; want %q", name, got, err, want)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	Write(t, dir, map[string]string{"a/b/c.txt": "one", "d.txt": "two"})
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d.txt", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		read func(testing.TB, string) map[string]string
+		dir  string
+		want map[string]string
+	}{
+		{"Read", Read, dir, map[string]string{"a/": "", "a/b/": "", "a/b/c.txt": "one", "d.txt": "two", "empty/": "", "link": "(L---------)"}},
+		{"ReadFiles", ReadFiles, dir, map[string]string{"a/b/c.txt": "one", "d.txt": "two", "link": "(L---------)"}},
+		{"Read, missing", Read, filepath.Join(dir, "missing"), nil},
+		{"ReadFiles, missing", ReadFiles, filepath.Join(dir, "missing"), nil},
+	} {
+		if diff := cmp.Diff(tc.want, tc.read(t, tc.dir)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
 }
