@@ -85,21 +85,7 @@ func TestSelectorCombinators(t *testing.T) {
 		case len(rules) != 1 || len(rules[0].selectors) != 1:
 			got = fmt.Sprintf("%d rules", len(rules))
 		default:
-			s := rules[0].selectors[0]
-			var b strings.Builder
-			for i, c := range s.compounds {
-				if i > 0 {
-					b.WriteString(map[bool]string{true: " > ", false: " "}[s.child[i-1]])
-				}
-				b.WriteString(c.typ)
-				for _, id := range c.ids {
-					b.WriteString("#" + id.name)
-				}
-				for _, cl := range c.classes {
-					b.WriteString("." + cl.name)
-				}
-			}
-			got = b.String()
+			got = selectorText(rules[0].selectors[0])
 		}
 		if got != tc.want {
 			t.Errorf("%q reads as %q, want %q", tc.in, got, tc.want)
