@@ -37,7 +37,6 @@ import (
 	"logoindex/generator/svg"
 	"logoindex/internal/browsertest"
 	"logoindex/internal/preview"
-	"logoindex/internal/testtree"
 )
 
 // moduleRoot is the folder holding go.mod.
@@ -888,13 +887,7 @@ func writeTestFile(t *testing.T, name string, data []byte) {
 func TestLiveReload(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	testtree.Write(t, dir, goodSource())
-	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
-	base, stdout, _ := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "20ms")
-	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logo `)); err != nil {
-		t.Fatal(err)
-	}
+	base, src, dist, _, _ := watching(t, ctx, "-interval", "20ms")
 	b := newBrowser(t, ctx)
 	page := b
 	gallery, closeGallery := chromedp.NewContext(b) // a second tab
@@ -933,13 +926,7 @@ func TestErrorOverlay(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	testtree.Write(t, dir, goodSource())
-	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
-	base, stdout, stderr := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "20ms")
-	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logo `)); err != nil {
-		t.Fatal(err)
-	}
+	base, src, _, _, stderr := watching(t, ctx, "-interval", "20ms")
 	b := newBrowser(t, ctx)
 	do(t, b, chromedp.Navigate(base+"/logos/gitlab/"), ready(`#variants-heading`),
 		js[chromedp.Void](`window.violations = []; document.addEventListener("securitypolicyviolation", (e) => violations.push(e.violatedDirective + " " + e.blockedURI))`))

@@ -67,6 +67,22 @@ func serving(t *testing.T, args ...string) (base string, stdout, stderr *lineLog
 	return m[1], stdout, stderr
 }
 
+// watching runs `logoindex serve -watch` on a copy of goodSource until the
+// test ends, with args added, and returns once the first build is served
+// (failing the test if ctx ends first): its URL, its source and output
+// folders, and its output.
+func watching(t *testing.T, ctx context.Context, args ...string) (base, src, dist string, stdout, stderr *lineLog) {
+	t.Helper()
+	dir := t.TempDir()
+	testtree.Write(t, dir, goodSource())
+	src, dist = filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
+	base, stdout, stderr = serving(t, append([]string{"-dir", dist, "-watch", "-src", src}, args...)...)
+	if _, err := stdout.waitFor(ctx, regexp.MustCompile(`^built 1 logo `)); err != nil {
+		t.Fatal(err)
+	}
+	return base, src, dist, stdout, stderr
+}
+
 func fetchIndex(t *testing.T, base string) (names []string) {
 	t.Helper()
 	res, err := http.Get(base + "/api/logos.json")
@@ -120,14 +136,10 @@ func addLogo(t *testing.T, src, slug string, files map[string]string) {
 // edit is rebuilt and served, a bad one is reported while the last good
 // tree stays served, and fixing it rebuilds again.
 func TestServeWatch(t *testing.T) {
-	dir := t.TempDir()
-	testtree.Write(t, dir, goodSource())
-	src, dist := filepath.Join(dir, "source-logos"), filepath.Join(dir, "dist")
-	base, stdout, stderr := serving(t, "-dir", dist, "-watch", "-src", src, "-interval", "5ms", "-base-url", "https://logos.example.com")
-	ctx := t.Context()
+	base, src, dist, stdout, stderr := watching(t, t.Context(), "-interval", "5ms", "-base-url", "https://logos.example.com")
 	wait := func(log *lineLog, re string) {
 		t.Helper()
-		if _, err := log.waitFor(ctx, regexp.MustCompile(re)); err != nil {
+		if _, err := log.waitFor(t.Context(), regexp.MustCompile(re)); err != nil {
 			t.Fatal(err)
 		}
 	}
