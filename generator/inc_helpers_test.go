@@ -39,28 +39,17 @@ func incDigest(tree map[string]string) string {
 // changes its ctime, with its count of links.) A missing dir maps to nil.
 func incStats(t testing.TB, dir string, ctime bool) map[string]string {
 	t.Helper()
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+	infos := testtree.Infos(t, dir)
+	if infos == nil {
 		return nil
 	}
 	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
+	for name, info := range infos {
 		st := sysfs.StatOf(info)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = fmt.Sprintf("ino %d size %d mtime %d", st.Ino, st.Size, st.MTime)
+		out[name] = fmt.Sprintf("ino %d size %d mtime %d", st.Ino, st.Size, st.MTime)
 		if ctime {
-			out[filepath.ToSlash(rel)] += fmt.Sprintf(" ctime %d", st.CTime)
+			out[name] += fmt.Sprintf(" ctime %d", st.CTime)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

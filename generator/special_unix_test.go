@@ -140,21 +140,13 @@ func TestBuildModesFollowUmask(t *testing.T) {
 // as ".", to its type and permission bits.
 func srcTreeModes(t *testing.T, dir string) map[string]fs.FileMode {
 	t.Helper()
+	infos := testtree.Infos(t, dir)
+	if infos == nil {
+		t.Fatalf("%s is missing", dir)
+	}
 	modes := map[string]fs.FileMode{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		modes[filepath.ToSlash(rel)] = info.Mode() & (fs.ModeType | fs.ModePerm)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for name, info := range infos {
+		modes[name] = info.Mode() & (fs.ModeType | fs.ModePerm)
 	}
 	return modes
 }

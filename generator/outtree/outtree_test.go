@@ -150,21 +150,14 @@ func tree(f files) map[string]string {
 // size: what a build that writes nothing keeps.
 func stats(t *testing.T, dir string) map[string]string {
 	t.Helper()
+	infos := testtree.Infos(t, dir)
+	if infos == nil {
+		t.Fatalf("%s is missing", dir)
+	}
 	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
+	for name, info := range infos {
 		st := sysfs.StatOf(info)
-		out[p] = fmt.Sprintf("ino %d mtime %d size %d", st.Ino, st.MTime, st.Size)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		out[name] = fmt.Sprintf("ino %d mtime %d size %d", st.Ino, st.MTime, st.Size)
 	}
 	return out
 }

@@ -78,3 +78,30 @@ func read(t testing.TB, dir string, folders bool) map[string]string {
 	}
 	return out
 }
+
+// Infos maps every file and folder under dir, dir itself as ".", by its
+// slash-separated name, to what Lstat says of it, for tests of what a
+// build keeps or sets (inodes, times, modes). A missing dir maps to nil.
+func Infos(t testing.TB, dir string) map[string]fs.FileInfo {
+	t.Helper()
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	out := map[string]fs.FileInfo{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = info
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package testtree
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,5 +44,21 @@ func TestRead(t *testing.T) {
 		if diff := cmp.Diff(tc.want, tc.read(t, tc.dir)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
+	}
+}
+
+func TestInfos(t *testing.T) {
+	dir := t.TempDir()
+	Write(t, dir, map[string]string{"a/b.txt": "one"})
+	got := map[string]string{}
+	for name, info := range Infos(t, dir) {
+		got[name] = fmt.Sprintf("dir %v, %s", info.IsDir(), info.Name())
+	}
+	want := map[string]string{".": "dir true, " + filepath.Base(dir), "a": "dir true, a", "a/b.txt": "dir false, b.txt"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Infos (-want +got):\n%s", diff)
+	}
+	if infos := Infos(t, filepath.Join(dir, "missing")); infos != nil {
+		t.Errorf("Infos of a missing folder: %v, want nil", infos)
 	}
 }
