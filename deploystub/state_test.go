@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"logoindex/internal/testtree"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,23 +89,9 @@ func TestRestartKeepsState(t *testing.T) {
 		t.Errorf("state file mode %v, want 0600", info.Mode().Perm())
 	}
 	// The state file and its lock; no temporary leftovers.
-	if diff := cmp.Diff([]string{"state.json", "state.json.lock"}, dirNames(t, filepath.Dir(file))); diff != "" {
+	if diff := cmp.Diff([]string{"state.json", "state.json.lock"}, testtree.Names(t, filepath.Dir(file))); diff != "" {
 		t.Errorf("state directory (-want +got):\n%s", diff)
 	}
-}
-
-// dirNames lists the names in dir, sorted.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
 }
 
 // TestStateFileIsAlwaysWhole reads the state file while it is rewritten:

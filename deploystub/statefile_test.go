@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"logoindex/internal/testtree"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -282,7 +283,7 @@ func TestStateFileSymlink(t *testing.T) {
 // its lock and any temporary file of it.
 func stateNames(t *testing.T, dir, base string) []string {
 	var out []string
-	for _, n := range dirNames(t, dir) {
+	for _, n := range testtree.Names(t, dir) {
 		if strings.HasPrefix(strings.TrimPrefix(n, "."), base) {
 			out = append(out, n)
 		}
@@ -359,7 +360,7 @@ func TestRefusedStateFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			name := tt.setup(t, dir)
-			before := dirNames(t, dir)
+			before := testtree.Names(t, dir)
 			_, err := NewServer(Options{StateFile: name})
 			if err == nil {
 				t.Fatal("NewServer accepted it")
@@ -370,7 +371,7 @@ func TestRefusedStateFiles(t *testing.T) {
 			if !errors.Is(err, ErrInvalidOption) {
 				t.Errorf("not an invalid option: %v", err)
 			}
-			if diff := cmp.Diff(before, dirNames(t, dir)); diff != "" {
+			if diff := cmp.Diff(before, testtree.Names(t, dir)); diff != "" {
 				t.Errorf("the folder changed (-before +after):\n%s", diff)
 			}
 			// Read back only a regular file: a named pipe would block.
@@ -496,7 +497,7 @@ func TestLeftoversOfKilledWrites(t *testing.T) {
 	if got := ids(h.do("GET", "/v2/deployments", testRootKey, "")); len(got) != 1 {
 		t.Errorf("deployments %v, want the one renamed in place", got)
 	}
-	if diff := cmp.Diff([]string{"state.json", "state.json.lock"}, dirNames(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{"state.json", "state.json.lock"}, testtree.Names(t, dir)); diff != "" {
 		t.Errorf("folder (-want +got):\n%s", diff)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"logoindex/generator/internal/digest"
 	"logoindex/generator/internal/wire"
+	"logoindex/internal/testtree"
 )
 
 const testKey = "go:abc \"https://logos.example\" false"
@@ -199,14 +200,7 @@ func TestFileClose(t *testing.T) {
 	if diff := cmp.Diff(want, held); diff != "" {
 		t.Errorf("an entry read before three later saves changed (-want +got):\n%s", diff)
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
+	names := testtree.Names(t, dir)
 	if runtime.GOOS == "linux" {
 		if diff := cmp.Diff([]string{"cache", "cache-spare"}, names); diff != "" {
 			t.Errorf("the folder holds (-want +got):\n%s", diff)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"logoindex/internal/testtree"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -131,11 +132,7 @@ func TestRemoveTemps(t *testing.T) {
 	if err := RemoveTemps(name); err != nil {
 		t.Fatal(err)
 	}
-	ents, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
+	names := testtree.Names(t, dir)
 	want := []string{".other.json.tmp-1", ".state.json.tmp", ".state.json.tmp-dir", "state.json", "state.json.lock", "state.json.tmp-1"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("folder after RemoveTemps (-want +got):\n%s", diff)
@@ -156,15 +153,7 @@ func TestWriteMissingDir(t *testing.T) {
 // file is left behind.
 func assertOnly(t *testing.T, dir, name string) {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	if diff := cmp.Diff([]string{name}, names); diff != "" {
+	if diff := cmp.Diff([]string{name}, testtree.Names(t, dir)); diff != "" {
 		t.Errorf("folder mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -105,3 +105,17 @@ func Infos(t testing.TB, dir string) map[string]fs.FileInfo {
 	}
 	return out
 }
+
+// Names lists the names in dir, sorted.
+func Names(t testing.TB, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}

@@ -30,6 +30,9 @@ func TestRead(t *testing.T) {
 	if err := os.Symlink("d.txt", filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
+	if diff := cmp.Diff([]string{"a", "d.txt", "empty", "link"}, Names(t, dir)); diff != "" {
+		t.Errorf("Names (-want +got):\n%s", diff)
+	}
 	for _, tc := range []struct {
 		name string
 		read func(testing.TB, string) map[string]string
